@@ -1,0 +1,75 @@
+/**
+ * The agent runtime's events: a discriminated union of plain objects, so they
+ * cross worker_threads with structuredClone unchanged and are written to JSONL
+ * as they are. A run (one `submitMessage`) yields `system/init` (first run of a
+ * session only), then any mix of the others, and ends with exactly one `result`.
+ */
+import type { ConversationMessage, Usage } from '../model/types.js';
+
+/** Every event carries these. `parent_id`/`depth` trace a subagent's or teammate's events to what started them. */
+export interface EventBase {
+  session_id: string;
+  uuid: string;
+  /** The tool_use id (subagent) or agent/session that started this runtime; null at the top. */
+  parent_id: string | null;
+  /** 0 for a top-level agent, 1 for its subagents. */
+  depth: number;
+}
+
+export type ResultSubtype =
+  | 'success'
+  | 'error_max_turns'
+  | 'error_max_budget_usd'
+  | 'error_during_execution'
+  | 'aborted';
+
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: unknown;
+  message: string;
+}
+
+export type AgentEvent = EventBase &
+  (
+    | {
+        type: 'system';
+        subtype: 'init';
+        model: string;
+        tools: string[];
+        cwd: string;
+        agent: string;
+      }
+    /** Notices: retries, hook feedback, compaction, queued mail added, … */
+    | { type: 'system'; subtype: 'notice' | 'compact' | 'hook' | 'retry'; message: string }
+    | { type: 'user'; message: ConversationMessage }
+    | { type: 'assistant'; message: ConversationMessage; model: string; usage: Usage }
+    | { type: 'stream_event'; event: { type: 'text_delta'; text: string } }
+    | { type: 'progress'; tool_use_id: string; tool: string; text: string }
+    | {
+        type: 'tool_use_summary';
+        tool_use_id: string;
+        tool: string;
+        summary: string;
+        is_error: boolean;
+        duration_ms: number;
+      }
+    | {
+        type: 'result';
+        subtype: ResultSubtype;
+        is_error: boolean;
+        /** The final assistant text (empty when none). */
+        result: string;
+        duration_ms: number;
+        duration_api_ms: number;
+        num_turns: number;
+        total_cost_usd: number;
+        /** Usage summed per model name. */
+        usage: Record<string, Usage>;
+        permission_denials: PermissionDenial[];
+        /** Why the run failed, for error subtypes. */
+        error?: string;
+      }
+  );
+
+export type ResultEvent = Extract<AgentEvent, { type: 'result' }>;
