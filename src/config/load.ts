@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../store/atomic.js';
+import { TeamConfigSchema, type TeamConfig } from './schema.js';
+
+export const configPath = (repoRoot: string): string => join(repoRoot, '.team', 'config.json');
+export const configSchemaPath = (repoRoot: string): string => join(repoRoot, '.team', 'config.schema.json');
+
+export type ConfigLoad = { ok: true; config: TeamConfig } | { ok: false; error: string };
+
+/** Reads `.team/config.json` (defaults when missing); errors name the file and the field. */
+export async function loadConfig(repoRoot: string): Promise<ConfigLoad> {
+  const file = configPath(repoRoot);
+  if (!existsSync(file)) return { ok: true, config: TeamConfigSchema.parse({}) };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    return { ok: false, error: `${file}: invalid JSON: ${(err as Error).message}` };
+  }
+  const parsed = TeamConfigSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  return { ok: false, error: `${file}: ${issues.join('; ')}` };
+}
+
+/** The names mail may be sent to: every teammate, `lead`, and `user` (a person at the CLI). */
+export const rosterOf = (config: TeamConfig): string[] => [
+  'lead',
+  'user',
+  ...config.teammates.map((t) => t.name),
+];
+
+/** Writes a starter config and its JSON Schema (for editors); never overwrites a config. */
+export async function writeDefaultConfig(repoRoot: string): Promise<boolean> {
+  await writeFileAtomic(
+    configSchemaPath(repoRoot),
+    JSON.stringify(z.toJSONSchema(TeamConfigSchema, { io: 'input' }), null, 2) + '\n',
+  );
+  if (existsSync(configPath(repoRoot))) return false;
+  const starter = {
+    $schema: './config.schema.json',
+    model: 'claude-sonnet-4-5',
+    teammates: [{ name: 'worker-1' }, { name: 'worker-2' }],
+    worktrees: { mode: 'per-task' },
+  };
+  await writeFileAtomic(configPath(repoRoot), JSON.stringify(starter, null, 2) + '\n');
+  return true;
+}

@@ -1,0 +1,96 @@
+/**
+ * `.team/config.json`: who is on the team, which model each uses, limits,
+ * permissions, worktrees, merges. Every field has a default, so `{}` is a
+ * valid config (one lead and two teammates on the default model).
+ */
+import { z } from 'zod';
+import { AgentNameSchema } from '../store/types.js';
+
+export const PermissionPolicySchema = z.strictObject({
+  /** What happens when no rule matches: `default` asks for edits and non-read-only bash. */
+  defaultMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk']).default('acceptEdits'),
+  allow: z.array(z.string()).default([]),
+  deny: z.array(z.string()).default([]),
+  ask: z.array(z.string()).default([]),
+});
+export type PermissionPolicyConfig = z.infer<typeof PermissionPolicySchema>;
+
+export const TeammateConfigSchema = z.strictObject({
+  name: AgentNameSchema,
+  /** A system prompt, or `agent:<name>` for a `.claude/agents/<name>.md` role. */
+  role: z.string().default('You are a careful software engineer on a team.'),
+  /** Model name, or `scripted:<path>`. Defaults to the team's model. */
+  model: z.string().optional(),
+  maxTurns: z.number().int().positive().default(16),
+  maxBudgetUsd: z.number().positive().optional(),
+  /** Tool names this teammate may use; all when absent. */
+  tools: z.array(z.string()).optional(),
+  permissions: PermissionPolicySchema.optional(),
+  planMode: z.boolean().default(false),
+  autoApproveShutdown: z.boolean().default(true),
+});
+export type TeammateConfig = z.infer<typeof TeammateConfigSchema>;
+
+export const WorktreeConfigSchema = z.strictObject({
+  mode: z.enum(['per-task', 'per-teammate', 'off']).default('per-task'),
+  /** The branch finished work merges into. Created from the current branch when missing. */
+  integrationBranch: z.string().default('teamd/integration'),
+  /** Run in each new worktree (e.g. `npm ci`). */
+  setup: z.string().optional(),
+  /** Run after rebasing a task branch, before it merges (e.g. `npm test`). */
+  verify: z.string().optional(),
+  verifyTimeoutMs: z.number().int().positive().default(600_000),
+});
+
+export const TeamConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  /** The default model for every agent: an Anthropic model name or `scripted:<path>`. */
+  model: z.string().default('claude-sonnet-4-5'),
+  fallbackModel: z.string().optional(),
+  maxTokens: z.number().int().positive().default(8192),
+  teammates: z
+    .array(TeammateConfigSchema)
+    .default([{ name: 'worker-1' }, { name: 'worker-2' }].map((t) => TeammateConfigSchema.parse(t))),
+  lead: z
+    .strictObject({
+      /** Run the lead's own agent to answer its mailbox in `start` mode. */
+      agent: z.boolean().default(false),
+      model: z.string().optional(),
+      role: z.string().optional(),
+      maxTurns: z.number().int().positive().default(24),
+    })
+    .default({ agent: false, maxTurns: 24 }),
+  permissions: PermissionPolicySchema.default({ defaultMode: 'acceptEdits', allow: [], deny: [], ask: [] }),
+  worktrees: WorktreeConfigSchema.default({
+    mode: 'per-task',
+    integrationBranch: 'teamd/integration',
+    verifyTimeoutMs: 600_000,
+  }),
+  /** A claimed task's lease; renewed by heartbeats at a third of this. */
+  leaseMs: z.number().int().positive().default(60_000),
+  /** After this many lost leases a task fails instead of returning to pending. */
+  maxAttempts: z.number().int().positive().default(3),
+  /** An `ask` permission unanswered for this long becomes a deny. */
+  approvalTimeoutMs: z.number().int().positive().default(300_000),
+  /** A teammate with no heartbeat for this long is shown as stalled. */
+  stallAfterMs: z.number().int().positive().default(120_000),
+  maxBudgetUsd: z.number().positive().optional(),
+  /** Price overrides per model, in USD per million tokens. */
+  prices: z
+    .record(
+      z.string(),
+      z.strictObject({
+        input: z.number().nonnegative(),
+        output: z.number().nonnegative(),
+        cacheRead: z.number().nonnegative().optional(),
+        cacheWrite: z.number().nonnegative().optional(),
+      }),
+    )
+    .default({}),
+  notifications: z
+    .strictObject({ webhook: z.url().optional(), desktop: z.boolean().default(true) })
+    .default({ desktop: true }),
+  /** Hooks in Claude Code's settings format, merged with `.claude/settings.json`. */
+  hooks: z.record(z.string(), z.unknown()).optional(),
+});
+export type TeamConfig = z.infer<typeof TeamConfigSchema>;
