@@ -89,6 +89,21 @@ export interface ModelRequest {
   signal: AbortSignal;
   /** Who is asking: scripted models match rules by agent name. */
   agent?: string;
+  /**
+   * Told before each retry sleep (a 429/5xx/529/connection failure that
+   * produced no output yet), so the runtime can show a `system/retry` notice.
+   */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** One retry about to happen: which attempt failed, why, and how long until the next. */
+export interface RetryNotice {
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  error: ModelError;
+  /** The model the next attempt will use (changes on fallback). */
+  model: string;
 }
 
 /** What a stream yields. It always ends with exactly one `done`. */
@@ -96,6 +111,7 @@ export type ModelStreamEvent =
   | { type: 'text_delta'; index: number; text: string }
   /** A tool_use block whose input JSON is complete: the runtime may start the tool now. */
   | { type: 'tool_use'; index: number; block: ToolUseBlock }
+  /** The call's token usage, once per call just before `done` (same value as `done.usage`). */
   | { type: 'usage'; usage: Usage }
   | {
       type: 'done';

@@ -1,0 +1,50 @@
+/** Choosing a model client from a spec string (config `model`, CLI `--model`) and options. */
+import { resolve } from 'node:path';
+import { AnthropicModel } from './anthropic.js';
+import type { PriceOverrides } from './pricing.js';
+import { RecordingModel } from './recording.js';
+import { ScriptedModel } from './scripted/scripted-model.js';
+import type { ModelClient } from './types.js';
+
+export interface ModelClientOptions {
+  /** `--record <path>`: also save every answer to this script file. */
+  record?: string;
+  recordMode?: 'match' | 'ordered';
+  apiKey?: string;
+  baseURL?: string;
+  /** An upper bound on max_tokens per call. */
+  maxTokens?: number;
+  fallbackModel?: string;
+  prices?: PriceOverrides;
+  /** Relative script and record paths resolve against this (default: the process cwd). */
+  cwd?: string;
+}
+
+export const SCRIPTED_PREFIX = 'scripted:';
+
+/**
+ * `scripted:<path>` → a `ScriptedModel` playing that file; anything else is an
+ * Anthropic model name. With `record`, the client is wrapped in a
+ * `RecordingModel`. Rejects with a message naming the file for a bad script.
+ */
+export async function createModelClient(
+  spec: string,
+  options: ModelClientOptions = {},
+): Promise<ModelClient> {
+  const cwd = options.cwd ?? process.cwd();
+  const client = spec.startsWith(SCRIPTED_PREFIX)
+    ? await ScriptedModel.fromFile(resolve(cwd, spec.slice(SCRIPTED_PREFIX.length)), { model: spec })
+    : new AnthropicModel({
+        model: spec,
+        ...pick(options, ['apiKey', 'baseURL', 'maxTokens', 'fallbackModel', 'prices']),
+      });
+  if (options.record === undefined) return client;
+  const mode = options.recordMode ?? 'match';
+  return new RecordingModel(client, { file: resolve(cwd, options.record), mode });
+}
+
+function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) if (from[key] !== undefined) picked[key] = from[key];
+  return picked;
+}

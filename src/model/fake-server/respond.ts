@@ -1,0 +1,130 @@
+/** Writing an answer in the wire format: one JSON message, or the SSE event sequence. */
+import type { ServerResponse } from 'node:http';
+import { chunksOf } from '../scripted/answer-events.js';
+import type { ContentBlock, StopReason, Usage } from '../types.js';
+import type { WireStreamEvent } from '../wire.js';
+import { requestId } from './api-errors.js';
+
+export interface WireAnswer {
+  id: string;
+  model: string;
+  content: ContentBlock[];
+  stopReason: StopReason;
+  usage: Usage;
+}
+
+export function sendJson(res: ServerResponse, answer: WireAnswer): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId() });
+  res.end(
+    JSON.stringify({
+      id: answer.id,
+      type: 'message',
+      role: 'assistant',
+      model: answer.model,
+      content: answer.content,
+      stop_reason: answer.stopReason,
+      stop_sequence: null,
+      usage: answer.usage,
+    }),
+  );
+}
+
+/** The SSE events of an answer; tool input arrives as several `input_json_delta`s, as from the API. */
+export function streamEventsOf(answer: WireAnswer): WireStreamEvent[] {
+  const { usage } = answer;
+  const start: WireStreamEvent = {
+    type: 'message_start',
+    message: {
+      id: answer.id,
+      type: 'message',
+      role: 'assistant',
+      model: answer.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
+  };
+  return [
+    start,
+    { type: 'ping' },
+    ...answer.content.flatMap(blockEvents),
+    {
+      type: 'message_delta',
+      delta: { stop_reason: answer.stopReason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    },
+    { type: 'message_stop' },
+  ];
+}
+
+function blockEvents(block: ContentBlock, index: number): WireStreamEvent[] {
+  if (block.type === 'text') {
+    return [
+      { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      ...chunksOf(block.text).map((text): WireStreamEvent => ({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'text_delta', text },
+      })),
+      { type: 'content_block_stop', index },
+    ];
+  }
+  if (block.type !== 'tool_use') return [];
+  const json = JSON.stringify(block.input);
+  return [
+    {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+    },
+    ...chunksOf(json, 4).map((partial_json): WireStreamEvent => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json },
+    })),
+    { type: 'content_block_stop', index },
+  ];
+}
+
+/** Where a `cut_stream` fault drops the connection: after the first tool input chunk, else the first text chunk. */
+export function cutPoint(events: WireStreamEvent[]): number {
+  const isDelta = (kind: string) => (e: WireStreamEvent) =>
+    e.type === 'content_block_delta' && e.delta.type === kind;
+  const tool = events.findIndex(isDelta('input_json_delta'));
+  const at = tool >= 0 ? tool : events.findIndex(isDelta('text_delta'));
+  return at >= 0 ? at + 1 : 1;
+}
+
+export const sseFrame = (event: { type: string }): string =>
+  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+
+export function startSse(res: ServerResponse): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': requestId(),
+  });
+}
+
+/** Writes the events; resolves once they are handed to the socket. */
+export function writeFrames(res: ServerResponse, events: readonly { type: string }[]): Promise<void> {
+  return new Promise((resolve) => res.write(events.map(sseFrame).join(''), () => resolve()));
+}
+
+/** Streams the answer; a spoiled one stops at `cutPoint`, then drops the connection ('cut') or goes silent ('stall'). */
+export async function sendStream(
+  res: ServerResponse,
+  answer: WireAnswer,
+  spoil: 'cut' | 'stall' | undefined,
+): Promise<void> {
+  const events = streamEventsOf(answer);
+  startSse(res);
+  if (!spoil) {
+    await writeFrames(res, events);
+    res.end();
+    return;
+  }
+  await writeFrames(res, events.slice(0, cutPoint(events)));
+  if (spoil === 'cut') res.socket?.destroy();
+}

@@ -1,0 +1,82 @@
+/**
+ * A fake Messages API on 127.0.0.1 for tests: the real SDK talks to it over
+ * real HTTP. It answers from a script (the `ScriptedModel` format), records
+ * every request, validates requests as the real API does, and injects faults.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { LooseBlock, LooseMessage } from '../scripted/conversation.js';
+import type { ScriptedModel } from '../scripted/scripted-model.js';
+import type { ScriptInput } from '../scripted/schema.js';
+
+/** Which requests a fault applies to; absent means the next request. */
+export interface FaultMatch {
+  /** The agent (from the `x-teamd-agent` header or `metadata.user_id`), exactly. */
+  agent?: string;
+  /** A regex searched in the latest user text. */
+  text?: string;
+}
+
+/** A failure the server produces once, for the first request it matches (queue order). */
+export type Fault = { match?: FaultMatch } &
+  /** 429 rate_limit_error with `retry-after` (seconds, or an HTTP date string) and/or `retry-after-ms`. */
+  (
+    | { kind: 'rate_limit'; retryAfter?: number | string; retryAfterMs?: number }
+    /** 529 overloaded_error. */
+    | { kind: 'overloaded' }
+    /** 500 api_error (or another 5xx status). */
+    | { kind: 'server'; status?: number }
+    /** The connection is reset before any response. */
+    | { kind: 'reset' }
+    /** Streams the answer, then drops the connection inside the first tool_use block (else mid-text). Uses up the answer. */
+    | { kind: 'cut_stream' }
+    /** Streams the answer up to where `cut_stream` would cut, then sends nothing more, keeping the connection open. */
+    | { kind: 'stall_stream' }
+    /** Starts the stream, then sends an SSE `error` event (default overloaded_error). */
+    | { kind: 'stream_error'; errorType?: string }
+    /** Waits before the first byte, then answers normally. */
+    | { kind: 'slow_first_byte'; delayMs: number }
+    /** 400 invalid_request_error "prompt is too long: …". */
+    | { kind: 'prompt_too_long' }
+  );
+
+/** A Messages API request body, as far as the server reads it. */
+export interface MessagesRequestBody {
+  model: string;
+  max_tokens: number;
+  system?: string | LooseBlock[];
+  messages: LooseMessage[];
+  tools?: (LooseBlock & { name: string })[];
+  stream?: boolean;
+  metadata?: { user_id?: string };
+  [field: string]: unknown;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when it was not JSON). */
+  body: MessagesRequestBody | undefined;
+  agent: string | undefined;
+  /** What the server did: `answered`, `fault:<kind>`, `invalid`, `unauthorized`, `unmatched`, `not_found`. */
+  outcome: string;
+}
+
+export interface FakeServerOptions {
+  script?: ScriptInput | ScriptedModel;
+  faults?: Fault[];
+  /** Accepted key (Bearer or x-api-key). Default `test-key`. */
+  apiKey?: string;
+}
+
+export interface FakeAnthropicServer extends AsyncDisposable {
+  /** The base URL to give the SDK, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** Every request received, in arrival order. */
+  readonly requests: RecordedRequest[];
+  inject(fault: Fault | Fault[]): void;
+  setScript(script: ScriptInput | ScriptedModel): void;
+  /** The script being played (to call `assertComplete()` or `report()`). */
+  readonly script: ScriptedModel | undefined;
+  close(): Promise<void>;
+}

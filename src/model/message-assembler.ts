@@ -1,0 +1,119 @@
+/**
+ * Builds the assistant message from raw stream events, turning them into
+ * teamd's `ModelStreamEvent`s as they complete. Blocks teamd does not model
+ * (thinking, server tools) are skipped, so event indexes are positions in the
+ * final message's content, not the API's block indexes.
+ */
+import type { ContentBlock, ModelStreamEvent, StopReason, Usage } from './types.js';
+import { mergeWireUsage, usageOf } from './usage.js';
+import type { WireContentBlock, WireStreamEvent } from './wire.js';
+
+type Partial =
+  | { type: 'text'; index: number; text: string }
+  | { type: 'tool_use'; index: number; id: string; name: string; json: string };
+
+/** A tool_use block whose input is not valid JSON: the stream is unusable. */
+export class MalformedToolInput extends Error {}
+
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: 'end_turn',
+  stop_sequence: 'end_turn',
+  pause_turn: 'end_turn',
+  tool_use: 'tool_use',
+  max_tokens: 'max_tokens',
+  model_context_window_exceeded: 'max_tokens',
+  refusal: 'refusal',
+};
+
+export class MessageAssembler {
+  usage: Usage = usageOf();
+  /** Null until `message_delta` says why the message ended. */
+  stopReason: StopReason | null = null;
+  /** True once `message_stop` arrived: the message is whole. */
+  complete = false;
+  readonly #open = new Map<number, Partial>();
+  readonly #content: ContentBlock[] = [];
+  #nextIndex = 0;
+
+  /** Feeds one raw event; returns the events it completes (may throw MalformedToolInput). */
+  accept(event: WireStreamEvent): ModelStreamEvent[] {
+    switch (event.type) {
+      case 'message_start':
+        this.usage = mergeWireUsage(usageOf(), event.message.usage);
+        return [];
+      case 'content_block_start':
+        return this.#start(event.index, event.content_block);
+      case 'content_block_delta':
+        return this.#delta(event.index, event.delta);
+      case 'content_block_stop':
+        return this.#stop(event.index);
+      case 'message_delta':
+        this.stopReason = STOP_REASONS[event.delta.stop_reason ?? ''] ?? 'end_turn';
+        this.usage = mergeWireUsage(this.usage, event.usage);
+        return [];
+      case 'message_stop':
+        this.complete = true;
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  /** The finished blocks, in order; a block still open (cut off) is left out. */
+  message(): { role: 'assistant'; content: ContentBlock[] } {
+    return { role: 'assistant', content: this.#content.filter((block) => block !== undefined) };
+  }
+
+  #start(apiIndex: number, block: WireContentBlock): ModelStreamEvent[] {
+    if (block.type === 'text') {
+      const text = typeof block.text === 'string' ? block.text : '';
+      const partial: Partial = { type: 'text', index: this.#nextIndex++, text };
+      this.#open.set(apiIndex, partial);
+      return text === '' ? [] : [{ type: 'text_delta', index: partial.index, text }];
+    }
+    if (block.type === 'tool_use') {
+      const { id, name } = block as { id: string; name: string };
+      this.#open.set(apiIndex, { type: 'tool_use', index: this.#nextIndex++, id, name, json: '' });
+    }
+    return [];
+  }
+
+  #delta(apiIndex: number, delta: { type: string; [field: string]: unknown }): ModelStreamEvent[] {
+    const partial = this.#open.get(apiIndex);
+    if (partial?.type === 'text' && delta.type === 'text_delta' && typeof delta.text === 'string') {
+      partial.text += delta.text;
+      return [{ type: 'text_delta', index: partial.index, text: delta.text }];
+    }
+    if (partial?.type === 'tool_use' && delta.type === 'input_json_delta') {
+      partial.json += String(delta.partial_json);
+    }
+    return [];
+  }
+
+  #stop(apiIndex: number): ModelStreamEvent[] {
+    const partial = this.#open.get(apiIndex);
+    this.#open.delete(apiIndex);
+    if (!partial) return [];
+    if (partial.type === 'text') {
+      this.#content[partial.index] = { type: 'text', text: partial.text };
+      return [];
+    }
+    const block = {
+      type: 'tool_use' as const,
+      id: partial.id,
+      name: partial.name,
+      input: parseInput(partial),
+    };
+    this.#content[partial.index] = block;
+    return [{ type: 'tool_use', index: partial.index, block }];
+  }
+}
+
+function parseInput(partial: { name: string; json: string }): unknown {
+  if (partial.json.trim() === '') return {};
+  try {
+    return JSON.parse(partial.json);
+  } catch {
+    throw new MalformedToolInput(`tool_use ${partial.name}: input is not valid JSON`);
+  }
+}

@@ -1,0 +1,18 @@
+/** A scripted answer as the stream events a real model would produce. */
+import type { ContentBlock, ModelStreamEvent } from '../types.js';
+
+/** Splits text into up to `parts` pieces, so consumers see several deltas as from the API. */
+export function chunksOf(text: string, parts = 3): string[] {
+  if (text.length <= 1) return [text];
+  const size = Math.ceil(text.length / Math.min(parts, text.length));
+  const chunks: string[] = [];
+  for (let at = 0; at < text.length; at += size) chunks.push(text.slice(at, at + size));
+  return chunks;
+}
+
+/** The events of one block: text deltas for text, one `tool_use` event for a tool call. */
+export function blockEvents(block: ContentBlock, index: number): ModelStreamEvent[] {
+  if (block.type === 'text') return chunksOf(block.text).map((text) => ({ type: 'text_delta', index, text }));
+  if (block.type === 'tool_use') return [{ type: 'tool_use', index, block }];
+  return [];
+}

@@ -1,0 +1,107 @@
+/**
+ * `ScriptedModel`: a `ModelClient` that answers from a script (see schema.ts),
+ * for the offline demo and for tests. It is strict: a call the script does not
+ * answer ends with an `invalid_request` error naming the agent and the text,
+ * and `assertComplete()` reports what the script expected but never got.
+ */
+import {
+  emptyUsage,
+  type ContentBlock,
+  type ModelClient,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type Usage,
+} from '../types.js';
+import { sleep } from '../retry.js';
+import { estimateTokens, usageOf } from '../usage.js';
+import { blockEvents } from './answer-events.js';
+import { loadScript } from './load.js';
+import { ScriptPlayer, type ResolvedAnswer, type ScriptReport } from './player.js';
+import { ScriptSchema, type Script, type ScriptInput } from './schema.js';
+
+export interface ScriptedModelOptions {
+  /** The name reported as `model` (default `scripted:<source>`). */
+  model?: string;
+  /** Where the script came from, for error messages (default `script`). */
+  source?: string;
+}
+
+export class ScriptedModel implements ModelClient {
+  readonly model: string;
+  /** The matching state; the fake server can share it to answer HTTP calls from the same script. */
+  readonly player: ScriptPlayer;
+
+  /** Throws (a programmer error) when `script` is invalid; use `fromFile` for user files. */
+  constructor(script: Script | ScriptInput, options: ScriptedModelOptions = {}) {
+    const source = options.source ?? 'script';
+    this.player = new ScriptPlayer(ScriptSchema.parse(script), source);
+    this.model = options.model ?? `scripted:${source}`;
+  }
+
+  /** Loads and validates a script file; rejects with a message naming the file and the field. */
+  static async fromFile(
+    file: string,
+    options: Omit<ScriptedModelOptions, 'source'> = {},
+  ): Promise<ScriptedModel> {
+    const loaded = await loadScript(file);
+    if (!loaded.ok) throw new Error(loaded.error);
+    return new ScriptedModel(loaded.value, { ...options, source: file });
+  }
+
+  report(): ScriptReport {
+    return this.player.report();
+  }
+
+  assertComplete(): void {
+    this.player.assertComplete();
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void> {
+    // An already-aborted call uses up nothing of the script.
+    if (request.signal.aborted) return yield* this.#end([], emptyUsage(), { aborted: true });
+    const take = this.player.take(request);
+    if (!take.ok) return yield* this.#end([], emptyUsage(), { error: take.error });
+    const { answer } = take;
+    if (answer.delayMs > 0) await sleep(answer.delayMs, request.signal);
+    if (request.signal.aborted) return yield* this.#end([], emptyUsage(), { aborted: true });
+    const usage = usageFor(request, answer);
+    if (answer.error) return yield* this.#end([], usage, { error: answer.error });
+    const done: ContentBlock[] = [];
+    for (const [index, block] of answer.content.entries()) {
+      for (const event of blockEvents(block, index)) {
+        if (request.signal.aborted) return yield* this.#end(done, usage, { aborted: true });
+        yield event;
+      }
+      done.push(block);
+    }
+    yield* this.#end(done, usage, { stopReason: answer.stopReason });
+  }
+
+  *#end(
+    content: ContentBlock[],
+    usage: Usage,
+    how:
+      | { error: NonNullable<ResolvedAnswer['error']> }
+      | { aborted: true }
+      | { stopReason: ResolvedAnswer['stopReason'] },
+  ): Generator<ModelStreamEvent, void> {
+    yield { type: 'usage', usage };
+    const message = { role: 'assistant' as const, content };
+    if ('error' in how)
+      yield { type: 'done', message, stopReason: 'error', usage, model: this.model, error: how.error };
+    else if ('aborted' in how)
+      yield { type: 'done', message, stopReason: 'aborted', usage, model: this.model };
+    else yield { type: 'done', message, stopReason: how.stopReason, usage, model: this.model };
+  }
+}
+
+/** The script's usage, or an estimate from the request and answer sizes. */
+function usageFor(request: ModelRequest, answer: ResolvedAnswer): Usage {
+  const estimate = {
+    input_tokens: estimateTokens(
+      request.system + JSON.stringify(request.messages) + JSON.stringify(request.tools),
+    ),
+    output_tokens: estimateTokens(JSON.stringify(answer.content)),
+  };
+  return usageOf({ ...estimate, ...answer.usage });
+}
