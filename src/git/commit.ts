@@ -1,0 +1,78 @@
+import { git, identityEnv, runGit } from './run-git.js';
+import { TEAM_FOLDERS, TEAMD_IDENTITY, type Outcome } from './types.js';
+
+export interface CommitRequest {
+  message: string;
+  authorName: string;
+  /** Usually `teammateEmail(authorName)`. */
+  authorEmail: string;
+}
+
+/** The address a teammate's commits carry: `<name>@teamd.local`. */
+export const teammateEmail = (name: string): string => `${name}@teamd.local`;
+
+/** Pathspecs that keep the team's folders (at any depth) out of a commit. */
+const TEAM_EXCLUDES = TEAM_FOLDERS.flatMap((f) => [`:(exclude,glob)**/${f}/**`, `:(exclude,glob)**/${f}`]);
+
+/**
+ * Commits everything a teammate left in its worktree, authored by the
+ * teammate and committed by teamd. Files in the team's folders are never
+ * committed, even if the teammate staged them itself. `commit` is null when
+ * there was nothing to commit; leftover conflict markers are an error and
+ * nothing is committed. The repository's commit hooks run: a hook that
+ * refuses is an error the daemon can hand back to the teammate.
+ */
+export async function commitWorktree(
+  path: string,
+  request: CommitRequest,
+): Promise<Outcome<{ commit: string | null }>> {
+  const added = await git(path, ['add', '-A', '--', '.', ...TEAM_EXCLUDES]);
+  if (!added.ok) return added;
+  const unstaged = await unstageTeamFiles(path);
+  if (!unstaged.ok) return unstaged;
+  const staged = await runGit(path, ['diff', '--cached', '--quiet']);
+  if (staged.exitCode === 0) return { ok: true, value: { commit: null } };
+  const markers = await filesWithConflictMarkers(path);
+  if (markers.length > 0) {
+    // Left staged: a reset would also drop a merge in progress (MERGE_HEAD) and its second parent.
+    return {
+      ok: false,
+      error: `conflict markers are left in ${markers.join(', ')}; resolve them, then finish again`,
+    };
+  }
+  const author = { name: request.authorName, email: request.authorEmail };
+  const env = identityEnv(author, TEAMD_IDENTITY);
+  const committed = await git(path, ['commit', '-q', '-m', request.message], { env });
+  if (!committed.ok) return committed;
+  const head = await git(path, ['rev-parse', 'HEAD']);
+  return head.ok ? { ok: true, value: { commit: head.value.trim() } } : head;
+}
+
+/** Takes back out of the index anything under a team folder that was staged earlier. */
+async function unstageTeamFiles(path: string): Promise<Outcome<void>> {
+  const staged = await git(path, ['diff', '--cached', '--name-only', '-z'], { raw: true });
+  if (!staged.ok) return staged;
+  const teamFiles = staged.value.split('\0').filter((f) => f !== '' && isTeamPath(f));
+  if (teamFiles.length === 0) return { ok: true, value: undefined };
+  // Back to HEAD's version in the index: a new file leaves the index, a tracked one is not deleted.
+  const restored = await git(path, ['--literal-pathspecs', 'reset', '-q', 'HEAD', '--', ...teamFiles]);
+  return restored.ok ? { ok: true, value: undefined } : restored;
+}
+
+/**
+ * A teammate resolving a conflict may leave `<<<<<<<` lines behind, and
+ * `git add -A` would happily mark the file resolved: refuse to commit them.
+ */
+async function filesWithConflictMarkers(path: string): Promise<string[]> {
+  const checked = await runGit(path, ['diff', '--cached', '--check']);
+  const files = new Set<string>();
+  for (const line of checked.stdout.split('\n')) {
+    const found = /^(.+):\d+: leftover conflict marker$/.exec(line);
+    if (found?.[1]) files.add(found[1]);
+  }
+  return [...files];
+}
+
+function isTeamPath(file: string): boolean {
+  return file.split('/').some((segment) => (TEAM_FOLDERS as readonly string[]).includes(segment));
+}

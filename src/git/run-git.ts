@@ -1,0 +1,99 @@
+import { execa } from 'execa';
+import type { Outcome } from './types.js';
+
+/**
+ * Plain `git` through execa rather than simple-git: the merge queue branches
+ * on exit codes (`merge-base --is-ancestor`, `diff --quiet`, a refused
+ * compare-and-swap in `update-ref`), which simple-git turns into exceptions.
+ */
+export interface GitRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface GitRunOptions {
+  /** Extra environment, e.g. author and committer identity. */
+  env?: Record<string, string>;
+  /** Keep trailing whitespace and newlines (for `-z` output). */
+  raw?: boolean;
+}
+
+/**
+ * Variables that would point git at another repository or index: set when
+ * teamd runs inside a git hook (a pre-commit `npm test`), they would make
+ * every command here act on the wrong repository.
+ */
+const REPO_SELECTING_ENV = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_PREFIX',
+  'GIT_NAMESPACE',
+];
+
+function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', ...extra };
+  for (const name of REPO_SELECTING_ENV) delete env[name];
+  return env;
+}
+
+/** Runs `git <args>` in `cwd`; a non-zero exit is data, never an exception. */
+export async function runGit(cwd: string, args: string[], options: GitRunOptions = {}): Promise<GitRun> {
+  const result = await execa('git', args, {
+    cwd,
+    env: gitEnv(options.env),
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: !options.raw,
+    stdin: 'ignore',
+  });
+  if (result.exitCode === undefined) {
+    return { exitCode: -1, stdout: '', stderr: result.shortMessage ?? 'git could not run' };
+  }
+  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** Runs git and returns its stdout, or the error git printed (prefixed with the command). */
+export async function git(
+  cwd: string,
+  args: string[],
+  options: GitRunOptions = {},
+): Promise<Outcome<string>> {
+  const run = await runGit(cwd, args, options);
+  if (run.exitCode === 0) return { ok: true, value: run.stdout };
+  return { ok: false, error: describeFailure(args, run) };
+}
+
+export function describeFailure(args: string[], run: GitRun): string {
+  const text = (run.stderr.trim() || run.stdout.trim() || `exit code ${run.exitCode}`).trim();
+  return `git ${args.join(' ')}: ${text}`;
+}
+
+/** True when `ancestor` is reachable from `descendant` (both commit-ish). */
+export async function isAncestor(cwd: string, ancestor: string, descendant: string): Promise<boolean> {
+  const run = await runGit(cwd, ['merge-base', '--is-ancestor', ancestor, descendant]);
+  return run.exitCode === 0;
+}
+
+/** The commit id `rev` names, or null when it names no commit. */
+export async function resolveCommit(cwd: string, rev: string): Promise<string | null> {
+  const run = await runGit(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
+  return run.exitCode === 0 ? run.stdout.trim() : null;
+}
+
+/** The environment that makes a commit authored by `author` and committed by `committer`. */
+export function identityEnv(
+  author: { name: string; email: string },
+  committer: { name: string; email: string },
+): Record<string, string> {
+  return {
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: committer.name,
+    GIT_COMMITTER_EMAIL: committer.email,
+  };
+}
