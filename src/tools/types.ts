@@ -58,4 +58,4 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
 
 /** Erases the schema type so tools of different inputs fit one list. */
 export type AnyTool = Tool<z.ZodType>;
-export const defineTool = <S extends z.ZodType>(tool: Tool<S>): AnyTool => tool as unknown as AnyTool;
+export const defineTool = <S extends z.ZodType>(tool: Tool<S>): AnyTool => tool;

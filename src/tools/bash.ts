@@ -1,0 +1,159 @@
+/**
+ * `bash`: one shell command in the agent's directory. The shell's final
+ * directory is carried to the next call (a `cd` persists), but never outside
+ * the root. Output streams to `onProgress` and is capped head+tail.
+ *
+ * Extension point: a later `run_in_background` input will start `runShell`
+ * through a background-shell registry kept in `ctx.session` and return its id
+ * instead of awaiting the result here.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { z } from 'zod';
+import { changesDirectory, classifyCommand } from './bash-classify.js';
+import { runShell, type ShellResult } from './bash-process.js';
+import { currentCwd, setCurrentCwd } from './context.js';
+import { createCappedOutput } from './output-cap.js';
+import { isInside } from './paths.js';
+import { defineTool, type ToolContext, type ToolOutput } from './types.js';
+
+export const BASH_LIMITS = {
+  defaultTimeoutMs: 120_000,
+  maxTimeoutMs: 600_000,
+  /** Characters of output kept (half from the start, half from the end). */
+  maxOutputChars: 30_000,
+} as const;
+
+const BashInput = z.strictObject({
+  command: z.string().min(1).describe('The command line to run with bash -c.'),
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(BASH_LIMITS.maxTimeoutMs)
+    .optional()
+    .describe(
+      `Milliseconds before the command is killed (default ${BASH_LIMITS.defaultTimeoutMs}, at most ${BASH_LIMITS.maxTimeoutMs}).`,
+    ),
+  description: z.string().optional().describe('A few words saying what the command does, for the log.'),
+});
+type BashInput = z.infer<typeof BashInput>;
+
+export const bashTool = defineTool({
+  name: 'bash',
+  description: [
+    'Run a shell command (bash -c) in the current directory and return its combined stdout/stderr and exit code.',
+    'A `cd` carries over to the next call, but never outside the working directory.',
+    `Default timeout ${BASH_LIMITS.defaultTimeoutMs / 1000} s (max ${BASH_LIMITS.maxTimeoutMs / 1000} s); long output keeps its start and end.`,
+    'No terminal and no stdin: interactive commands will fail. Processes left running when the command ends are stopped.',
+    'Prefer read/grep/glob/edit over cat/grep/find/sed for files.',
+  ].join('\n'),
+  inputSchema: BashInput,
+  isReadOnly: (input) => classifyCommand(input.command).readOnly,
+  // A `cd` is read-only but moves the directory the next call starts in: such calls keep their order.
+  isConcurrencySafe: (input) => classifyCommand(input.command).readOnly && !changesDirectory(input.command),
+  run: async (input, ctx) => runForeground(input, ctx),
+});
+
+async function runForeground(input: BashInput, ctx: ToolContext): Promise<ToolOutput> {
+  const root = realpathSync(ctx.root);
+  const start = startingDirectory(ctx, root);
+  const output = createCappedOutput(BASH_LIMITS.maxOutputChars);
+  const lines = lineSplitter(ctx.onProgress);
+  let reported = '';
+  const result = await runShell({
+    script: SCRIPT,
+    cwd: start.dir,
+    env: shellEnv(input.command),
+    timeoutMs: input.timeout ?? BASH_LIMITS.defaultTimeoutMs,
+    signal: ctx.signal,
+    onOutput: (chunk) => (output.append(chunk), lines.push(chunk)),
+    onFd3: (chunk) => (reported += chunk),
+  });
+  lines.flush();
+  const cwdNote = carryDirectory(ctx, root, reported);
+  return render(input, result, output.text(), [start.note, cwdNote]);
+}
+
+/** The kept directory, unless it vanished or is no longer inside root. */
+function startingDirectory(ctx: ToolContext, root: string): { dir: string; note: string | null } {
+  const kept = currentCwd(ctx);
+  if (existsSync(kept) && isInside(root, realpathSync(kept))) return { dir: kept, note: null };
+  setCurrentCwd(ctx, root);
+  return { dir: root, note: `[${kept} no longer exists: ran in ${root}]` };
+}
+
+/**
+ * The command runs through `eval` so a syntax error in it is an ordinary
+ * failure, and the EXIT trap reports the final directory on descriptor 3 even
+ * after `exit N`. No temp file: nothing is left behind, whatever kills the shell.
+ */
+const SCRIPT = [
+  "trap 'pwd -P >&3 2>/dev/null' EXIT",
+  '__teamd_cmd=$TEAMD_BASH_COMMAND',
+  'unset TEAMD_BASH_COMMAND',
+  'eval "$__teamd_cmd"',
+].join('\n');
+
+function shellEnv(command: string): NodeJS.ProcessEnv {
+  // No terminal to answer prompts or page output: make tools fail or print instead of waiting forever.
+  return {
+    ...process.env,
+    TEAMD_BASH_COMMAND: command,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_EDITOR: 'true',
+  };
+}
+
+function carryDirectory(ctx: ToolContext, root: string, reported: string): string | null {
+  const written = reported.trim().split('\n').at(-1) ?? '';
+  if (written === '' || !existsSync(written)) return null; // killed, or the trap was replaced: keep the old directory
+  const finalDir = realpathSync(written);
+  if (isInside(root, finalDir)) {
+    setCurrentCwd(ctx, finalDir);
+    return null;
+  }
+  setCurrentCwd(ctx, root);
+  return `[the shell ended in ${finalDir}, outside the working directory: the current directory was reset to ${root}]`;
+}
+
+function render(input: BashInput, result: ShellResult, text: string, notes: (string | null)[]): ToolOutput {
+  const status = statusLine(input, result);
+  const body = text.trimEnd() === '' ? '(no output)' : text.trimEnd();
+  const failed =
+    result.exitCode !== 0 || result.timedOut || result.aborted || result.spawnError !== undefined;
+  const content = [body, status, ...notes].filter((part) => part !== null && part !== '').join('\n');
+  const exit = result.exitCode === null ? (result.killedBy ?? 'killed') : `exit ${result.exitCode}`;
+  return { content, isError: failed, summary: `$ ${oneLine(input.description ?? input.command)} → ${exit}` };
+}
+
+function statusLine(input: BashInput, result: ShellResult): string | null {
+  if (result.spawnError !== undefined) return `[the shell could not start: ${result.spawnError}]`;
+  if (result.timedOut)
+    return `[timed out after ${(input.timeout ?? BASH_LIMITS.defaultTimeoutMs) / 1000} s: the command and its child processes were killed]`;
+  if (result.aborted) return '[interrupted: the command and its child processes were killed]';
+  if (result.exitCode === null) return `[killed by ${result.killedBy ?? 'a signal'}]`;
+  return result.exitCode === 0 ? null : `[exit code ${result.exitCode}]`;
+}
+
+function oneLine(text: string): string {
+  const first = text.split('\n')[0] ?? '';
+  return first.length > 80 ? `${first.slice(0, 77)}…` : first;
+}
+
+/** Turns output chunks into whole lines for progress events. */
+function lineSplitter(emit: (line: string) => void): { push(chunk: string): void; flush(): void } {
+  let partial = '';
+  return {
+    push: (chunk) => {
+      const parts = (partial + chunk).split('\n');
+      partial = parts.pop() ?? '';
+      for (const line of parts) emit(line);
+    },
+    flush: () => {
+      if (partial !== '') emit(partial);
+      partial = '';
+    },
+  };
+}

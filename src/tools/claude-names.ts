@@ -1,0 +1,29 @@
+/**
+ * Claude Code's names for our tools. Permission rules (`Bash(npm test:*)`) and
+ * hook matchers (`"matcher": "Edit|Write"`) are written with these, so a
+ * user's existing settings work unchanged.
+ */
+const KNOWN: Record<string, string> = {
+  bash: 'Bash',
+  edit: 'Edit',
+  write: 'Write',
+  read: 'Read',
+  glob: 'Glob',
+  grep: 'Grep',
+  todo_write: 'TodoWrite',
+  web_fetch: 'WebFetch',
+  web_search: 'WebSearch',
+  task: 'Task',
+};
+
+/** `bash` → `Bash`, `send_message` → `SendMessage`; `mcp__server__tool` names stay as they are. */
+export function claudeCodeToolName(name: string): string {
+  if (name.startsWith('mcp__')) return name;
+  return (
+    KNOWN[name] ??
+    name
+      .split(/[_-]/)
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('')
+  );
+}

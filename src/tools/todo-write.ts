@@ -1,0 +1,60 @@
+/**
+ * `todo_write`: the agent's own plan, kept in the session. Each call replaces
+ * the whole list, so the model always states the plan as it now stands.
+ */
+import { z } from 'zod';
+import { defineTool, type ToolContext } from './types.js';
+
+export const TodoItemSchema = z.strictObject({
+  content: z.string().min(1).describe('What to do, in the imperative ("Fix the parser test").'),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  activeForm: z
+    .string()
+    .optional()
+    .describe('The same in the present continuous ("Fixing the parser test"), shown while in progress.'),
+});
+export type TodoItem = z.infer<typeof TodoItemSchema>;
+
+const TodoWriteInput = z.strictObject({
+  todos: z.array(TodoItemSchema).describe('The complete, updated list.'),
+});
+
+/** The session key holding the current list (TodoItem[]). */
+export const SESSION_TODOS_KEY = 'todos';
+
+export const todoWriteTool = defineTool({
+  name: 'todo_write',
+  description: [
+    'Keep your plan for this task as a todo list. Send the whole updated list each time.',
+    'Use it for work with several steps: mark one item in_progress before starting it, completed as soon as it is done.',
+  ].join('\n'),
+  inputSchema: TodoWriteInput,
+  // It changes only the agent's own notes, never the world: no permission needed, allowed in plan mode.
+  isReadOnly: () => true,
+  isConcurrencySafe: () => false,
+  run: async (input, ctx) => {
+    ctx.session.set(SESSION_TODOS_KEY, input.todos);
+    const done = input.todos.filter((t) => t.status === 'completed').length;
+    const warning =
+      input.todos.filter((t) => t.status === 'in_progress').length > 1
+        ? '\nNote: more than one item is in progress; finish one before starting the next.'
+        : '';
+    return {
+      content: `Todo list updated (${done}/${input.todos.length} completed):\n${renderTodos(input.todos)}${warning}`,
+      summary: `todos: ${done}/${input.todos.length} completed`,
+    };
+  },
+});
+
+const MARKS = { pending: '[ ]', in_progress: '[>]', completed: '[x]' } as const;
+
+export function renderTodos(todos: TodoItem[]): string {
+  if (todos.length === 0) return '(empty)';
+  return todos.map((t) => `${MARKS[t.status]} ${t.content}`).join('\n');
+}
+
+/** The agent's current plan (empty when it has none). */
+export function currentTodos(ctx: Pick<ToolContext, 'session'>): TodoItem[] {
+  const todos = ctx.session.get(SESSION_TODOS_KEY);
+  return Array.isArray(todos) ? (todos as TodoItem[]) : [];
+}

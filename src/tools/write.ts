@@ -1,0 +1,37 @@
+/** `write`: create a file or replace an existing one (which must have been read first). */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool } from './types.js';
+import { resolveWritable } from './writable.js';
+
+const WriteInput = z.strictObject({
+  file_path: z.string().min(1).describe('The file to write, absolute or relative to the current directory.'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+export const writeTool = defineTool({
+  name: 'write',
+  description: [
+    'Create a file, or overwrite an existing one with new content. Missing folders are created.',
+    'An existing file must have been read first (and not changed since); prefer `edit` for changes to existing files.',
+  ].join('\n'),
+  inputSchema: WriteInput,
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  run: async (input, ctx) => {
+    const target = await resolveWritable(ctx, input.file_path);
+    if (!target.ok) return { content: target.error, isError: true };
+    const { absPath, shown, exists } = target.value;
+    await mkdir(path.dirname(absPath), { recursive: true });
+    // In place, not tmp+rename: keeps the file's mode (an executable script stays executable).
+    await writeFile(absPath, input.content, 'utf8');
+    await ctx.fileState.recordWrite(absPath);
+    const lines = input.content === '' ? 0 : input.content.split('\n').length;
+    const verb = exists ? 'Overwrote' : 'Created';
+    return {
+      content: `${verb} ${shown} (${lines} lines, ${Buffer.byteLength(input.content)} bytes).`,
+      summary: `${verb.toLowerCase()} ${shown}`,
+    };
+  },
+});
