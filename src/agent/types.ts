@@ -4,7 +4,7 @@
  * as they are. A run (one `submitMessage`) yields `system/init` (first run of a
  * session only), then any mix of the others, and ends with exactly one `result`.
  */
-import type { ConversationMessage, Usage } from '../model/types.js';
+import type { ConversationMessage, ModelError, Usage } from '../model/types.js';
 
 /** Every event carries these. `parent_id`/`depth` trace a subagent's or teammate's events to what started them. */
 export interface EventBase {
@@ -17,11 +17,7 @@ export interface EventBase {
 }
 
 export type ResultSubtype =
-  | 'success'
-  | 'error_max_turns'
-  | 'error_max_budget_usd'
-  | 'error_during_execution'
-  | 'aborted';
+  'success' | 'error_max_turns' | 'error_max_budget_usd' | 'error_during_execution' | 'aborted';
 
 export interface PermissionDenial {
   tool_name: string;
@@ -42,6 +38,12 @@ export type AgentEvent = EventBase &
       }
     /** Notices: retries, hook feedback, compaction, queued mail added, … */
     | { type: 'system'; subtype: 'notice' | 'compact' | 'hook' | 'retry'; message: string }
+    /**
+     * Input queued with `enqueue()` entered the conversation (in the user
+     * message of the `user` event that precedes this one). `ids` are the ids the
+     * caller gave (mail ids), so it can acknowledge delivery.
+     */
+    | { type: 'system'; subtype: 'queued_input'; message: string; ids: string[] }
     | { type: 'user'; message: ConversationMessage }
     | { type: 'assistant'; message: ConversationMessage; model: string; usage: Usage }
     | { type: 'stream_event'; event: { type: 'text_delta'; text: string } }
@@ -69,6 +71,8 @@ export type AgentEvent = EventBase &
         permission_denials: PermissionDenial[];
         /** Why the run failed, for error subtypes. */
         error?: string;
+        /** The classified model failure (after the client's own retries), when that is what ended the run. */
+        model_error?: ModelError;
       }
   );
 

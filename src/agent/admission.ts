@@ -1,0 +1,90 @@
+/**
+ * Whether a validated call may run, and with which input: the PreToolUse hooks
+ * (which may block, rewrite the input, or decide), then the permission gate
+ * and, on `ask`, the approver. A refusal is a finished `is_error` outcome.
+ */
+import type { HookOutcome } from '../hooks/types.js';
+import { SESSION_CWD_KEY } from '../tools/context.js';
+import { decidePermission } from './permission-step.js';
+import * as errors from './tool-errors.js';
+import { errorOutcome, type CallOutcome, type ReadyCall, type ToolCallEnv } from './tool-call-types.js';
+
+/** Where bash's last `cd` left the agent (the gate judges relative paths from there). */
+function shellCwd(env: ToolCallEnv): string {
+  const kept = env.context.session.get(SESSION_CWD_KEY);
+  return typeof kept === 'string' ? kept : env.context.cwd;
+}
+
+async function preToolUse(
+  call: ReadyCall,
+  env: ToolCallEnv,
+  signal: AbortSignal,
+): Promise<HookOutcome | null> {
+  if (!env.hooks) return null;
+  const payload = {
+    ...env.hookBase,
+    tool_name: call.tool.name,
+    tool_input: call.input,
+    tool_use_id: call.block.id,
+  };
+  return env.hooks.run('PreToolUse', payload, { matchValue: call.tool.name, signal });
+}
+
+type Admission = { ok: true; input: unknown } | { ok: false; outcome: CallOutcome };
+
+const refuse = (call: ReadyCall, text: string, why: string): Admission => ({
+  ok: false,
+  outcome: errorOutcome(call.block, text, `${call.tool.name}: ${why}`),
+});
+
+function revalidate(call: ReadyCall, input: unknown): Admission {
+  const parsed = call.tool.inputSchema.safeParse(input);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  return refuse(call, errors.hookInputError(call.tool.name, parsed.error), 'rewritten input invalid');
+}
+
+/** The gate (and approver) on the input as the hooks left it. */
+async function askGate(
+  call: ReadyCall,
+  env: ToolCallEnv,
+  input: unknown,
+  hook: HookOutcome | null,
+  signal: AbortSignal,
+): Promise<Admission> {
+  const verdict = await decidePermission({
+    tool: call.tool,
+    input,
+    toolUseId: call.block.id,
+    gate: env.gate,
+    place: { root: env.context.root, cwd: shellCwd(env) },
+    canUseTool: env.canUseTool,
+    hookDecision: hook?.permissionDecision,
+    hookReason: hook?.reason,
+    signal,
+  });
+  if (verdict.allowed) return verdict.input === input ? { ok: true, input } : revalidate(call, verdict.input);
+  const denial = {
+    tool_name: call.tool.name,
+    tool_use_id: call.block.id,
+    tool_input: input,
+    message: verdict.message,
+  };
+  env.recordDenial(denial);
+  return refuse(call, errors.permissionDeniedError(call.tool.name, verdict.message), 'permission denied');
+}
+
+/** PreToolUse hooks, then the permission gate: the input the tool may run with, or why not. */
+export async function admit(call: ReadyCall, env: ToolCallEnv, signal: AbortSignal): Promise<Admission> {
+  const hook = await preToolUse(call, env, signal);
+  if (hook && !hook.continue) env.requestStop(hook.stopReason ?? 'a PreToolUse hook stopped the run');
+  if (hook?.blocked) {
+    return refuse(
+      call,
+      errors.hookBlockedError(call.tool.name, hook.reason ?? 'no reason given'),
+      'blocked by hook',
+    );
+  }
+  if (hook?.updatedInput === undefined) return askGate(call, env, call.input, hook, signal);
+  const rewritten = revalidate(call, hook.updatedInput);
+  return rewritten.ok ? askGate(call, env, rewritten.input, hook, signal) : rewritten;
+}

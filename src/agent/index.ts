@@ -1,0 +1,32 @@
+/** The agent runtime: the event-stream loop, its options and events, transcripts, and headless runs. */
+export { AgentRuntime } from './runtime.js';
+export { runAgent, type RunAgentOptions } from './run.js';
+export {
+  DEFAULT_MAX_STOP_HOOK_BLOCKS,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_PERMISSION_POLICY,
+  DEFAULT_SYSTEM_PROMPT,
+  type AgentRuntimeOptions,
+} from './options.js';
+export type { QueuedInput } from './input-queue.js';
+export type { AgentEvent, EventBase, PermissionDenial, ResultEvent, ResultSubtype } from './types.js';
+export {
+  TRANSCRIPT_VERSION,
+  TranscriptWriter,
+  loadTranscript,
+  sanitizeSessionName,
+  transcriptPath,
+  type LoadedTranscript,
+  type TranscriptHeader,
+} from './transcript.js';
+export {
+  OUTPUT_FORMATS,
+  exitCodeOf,
+  formatEvent,
+  printResult,
+  runHeadless,
+  type HeadlessOutput,
+  type HeadlessRun,
+  type OutputFormat,
+} from './headless.js';

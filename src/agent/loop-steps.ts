@@ -1,0 +1,87 @@
+/**
+ * The steps of the loop that add to the conversation: the prompt, tool
+ * results (with any queued input), queued input at the end of a turn, a Stop
+ * hook's objection, and the final result. Each yields the events it causes.
+ */
+import type { ContentBlock, ModelError, ToolResultBlock } from '../model/types.js';
+import type { EventBody } from './events.js';
+import { finalText, textBlocks } from './history.js';
+import { queuedBlocks, queuedNotice } from './input-queue.js';
+import type { RunContext } from './run-context.js';
+import type { AgentEvent, ResultEvent, ResultSubtype } from './types.js';
+
+type Steps<R> = AsyncGenerator<AgentEvent, R>;
+
+function* emit(run: RunContext, ...bodies: (EventBody | null)[]): Generator<AgentEvent> {
+  for (const body of bodies) if (body) yield run.stamp(body);
+}
+
+/** Adds `blocks` plus whatever input was queued, and says so when the queue had something. */
+function* addWithQueued(run: RunContext, blocks: ContentBlock[]): Generator<AgentEvent, boolean> {
+  const queued = run.signal.aborted ? [] : run.queue.drain();
+  yield* emit(run, run.conversation.addUser([...blocks, ...queuedBlocks(queued)]));
+  if (queued.length === 0) return false;
+  yield* emit(run, { type: 'system', subtype: 'queued_input', ...queuedNotice(queued) });
+  return true;
+}
+
+const promptText = (blocks: ContentBlock[]): string =>
+  blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+
+/** UserPromptSubmit hooks, then the prompt (after any results owed from an earlier run). Null, or why it was refused. */
+export async function* submitPrompt(run: RunContext, input: string | ContentBlock[]): Steps<string | null> {
+  const prompt = textBlocks(input);
+  const hook = run.hooks
+    ? await run.hooks.run(
+        'UserPromptSubmit',
+        { ...run.hookBase, prompt: promptText(prompt) },
+        { signal: run.signal },
+      )
+    : null;
+  if (hook?.blocked || hook?.continue === false) {
+    return `the prompt was blocked by a UserPromptSubmit hook: ${hook.reason ?? hook.stopReason ?? 'no reason given'}`;
+  }
+  const context: ContentBlock[] = hook?.additionalContext
+    ? [{ type: 'text', text: hook.additionalContext }]
+    : [];
+  yield* addWithQueued(run, [...run.conversation.owedResults(), ...prompt, ...context]);
+  return run.conversation.endsWithUser ? null : 'nothing to send: the prompt is empty';
+}
+
+export function* addToolResults(run: RunContext, results: ToolResultBlock[]): Generator<AgentEvent> {
+  yield* addWithQueued(run, results);
+}
+
+/** Input queued while the model was answering: the conversation goes on instead of ending. */
+export function* addQueuedInput(run: RunContext): Generator<AgentEvent, boolean> {
+  if (run.queue.size === 0 || run.signal.aborted) return false;
+  return yield* addWithQueued(run, []);
+}
+
+/** A blocking Stop hook sends the agent back to work with its reason, a bounded number of times. */
+export async function* stopHookObjects(run: RunContext, timesBlocked: number): Steps<boolean> {
+  if (!run.hooks || timesBlocked >= run.maxStopHookBlocks) return false;
+  const event = run.isSubagent ? 'SubagentStop' : 'Stop';
+  const payload = { ...run.hookBase, stop_hook_active: timesBlocked > 0 };
+  const outcome = await run.hooks.run(event, payload, { signal: run.signal });
+  if (!outcome.blocked || !outcome.continue || run.signal.aborted) return false;
+  const reason = outcome.reason ?? `a ${event} hook asked to continue`;
+  yield* emit(run, { type: 'system', subtype: 'hook', message: `${event} hook: ${reason}` });
+  yield* emit(run, run.conversation.addUser([{ type: 'text', text: reason }]));
+  return true;
+}
+
+export interface Ending {
+  subtype: ResultSubtype;
+  error?: string;
+  modelError?: ModelError;
+}
+
+export function* finish(run: RunContext, ending: Ending): Generator<AgentEvent, ResultEvent> {
+  const text = finalText(run.conversation.messages);
+  const event = run.stamp(
+    run.stats.result(ending.subtype, text, ending.error, ending.modelError),
+  ) as ResultEvent;
+  yield event;
+  return event;
+}

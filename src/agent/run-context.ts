@@ -1,0 +1,91 @@
+/**
+ * Everything one run (one `submitMessage`) works with, built from the
+ * runtime's parts and options with their defaults. The loop and its steps
+ * only read it (and update the conversation, stats and queue in it).
+ */
+import type { HookRunner } from '../hooks/types.js';
+import { toolDefinition } from '../tools/index.js';
+import type { AnyTool, ToolContext } from '../tools/types.js';
+import type { Conversation } from './conversation.js';
+import type { StampEvent } from './events.js';
+import type { InputQueue } from './input-queue.js';
+import * as defaults from './options.js';
+import type { AgentRuntimeOptions } from './options.js';
+import { createPermissionGate } from './permissions/index.js';
+import type { RunStats } from './run-stats.js';
+import type { TurnEnv } from './turn.js';
+
+export interface RunContext {
+  conversation: Conversation;
+  stats: RunStats;
+  queue: InputQueue;
+  stamp: StampEvent;
+  signal: AbortSignal;
+  turn: TurnEnv;
+  hooks?: HookRunner;
+  /** Fields every hook payload carries (`session_id`, `transcript_path`). */
+  hookBase: Record<string, unknown>;
+  /** True for a subagent: its end runs `SubagentStop` hooks instead of `Stop`. */
+  isSubagent: boolean;
+  maxTurns: number;
+  maxBudgetUsd?: number;
+  maxStopHookBlocks: number;
+  /** Set when a hook answered `continue: false`: the run ends after the current step. */
+  stopRequest: { reason: string | null };
+}
+
+/** What the runtime hands over to build a run's context. */
+export interface RunParts {
+  options: AgentRuntimeOptions;
+  conversation: Conversation;
+  queue: InputQueue;
+  stamp: StampEvent;
+  tools: AnyTool[];
+  toolContext: Omit<ToolContext, 'signal' | 'onProgress'>;
+  sessionId: string;
+  transcriptPath: string;
+  controller: AbortController;
+  stats: RunStats;
+}
+
+export function buildRunContext(parts: RunParts): RunContext {
+  const { options: o, conversation, stats, controller } = parts;
+  const stopRequest: RunContext['stopRequest'] = { reason: null };
+  const hookBase = { session_id: parts.sessionId, transcript_path: parts.transcriptPath };
+  return {
+    conversation,
+    stats,
+    queue: parts.queue,
+    stamp: parts.stamp,
+    signal: controller.signal,
+    hooks: o.hooks,
+    hookBase,
+    isSubagent: (o.depth ?? 0) > 0,
+    maxTurns: o.maxTurns ?? defaults.DEFAULT_MAX_TURNS,
+    maxBudgetUsd: o.maxBudgetUsd,
+    maxStopHookBlocks: o.maxStopHookBlocks ?? defaults.DEFAULT_MAX_STOP_HOOK_BLOCKS,
+    stopRequest,
+    turn: {
+      model: o.model,
+      system: defaults.systemPromptOf(o),
+      tools: parts.tools.map(toolDefinition),
+      maxTokens: o.maxTokens ?? defaults.DEFAULT_MAX_TOKENS,
+      agent: o.agentName ?? 'agent',
+      history: () => conversation.snapshot(),
+      signal: controller.signal,
+      abortRun: () => controller.abort(new Error('the caller stopped reading events')),
+      stamp: parts.stamp,
+      recordAssistant: (done) => conversation.addAssistant(done),
+      executor: {
+        tools: new Map(parts.tools.map((t) => [t.name, t])),
+        gate: createPermissionGate(o.permissionPolicy ?? defaults.DEFAULT_PERMISSION_POLICY),
+        canUseTool: o.canUseTool,
+        hooks: o.hooks,
+        hookBase,
+        context: parts.toolContext,
+        recordDenial: (denial) => stats.denials.push(denial),
+        requestStop: (reason) => (stopRequest.reason ??= reason),
+      },
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * `AgentRuntime`: one agent's conversation and the runs that extend it. A run
+ * (`submitMessage`) is an async generator of events ending in one `result`;
+ * `interrupt()` aborts it, leaving a history the API accepts; `enqueue()`
+ * feeds input in at the next tool-result boundary.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ContentBlock, ConversationMessage } from '../model/types.js';
+import { builtinTools, createFileStateTracker, createToolContext } from '../tools/index.js';
+import type { AnyTool, ToolContext } from '../tools/types.js';
+import { Conversation } from './conversation.js';
+import { eventStamper, type StampEvent } from './events.js';
+import { InputQueue, type QueuedInput } from './input-queue.js';
+import { runLoop } from './loop.js';
+import type { AgentRuntimeOptions } from './options.js';
+import { buildRunContext } from './run-context.js';
+import { RunStats } from './run-stats.js';
+import { loadTranscript, sanitizeSessionName, TranscriptWriter } from './transcript.js';
+import type { AgentEvent } from './types.js';
+
+const MISUSE = 'AgentRuntime.submitMessage';
+
+export class AgentRuntime {
+  readonly sessionId: string;
+  private conversation = new Conversation();
+  private readonly queue = new InputQueue();
+  private readonly tools: AnyTool[];
+  private readonly toolContext: Omit<ToolContext, 'signal' | 'onProgress'>;
+  private readonly stamp: StampEvent;
+  private active: AbortController | null = null;
+  private prepared: Promise<string | null> | null = null;
+  private initSent = false;
+  private transcript: TranscriptWriter | null = null;
+  private closed = false;
+
+  constructor(private readonly options: AgentRuntimeOptions) {
+    const name = sanitizeSessionName(options.resume ?? options.sessionId ?? randomUUID());
+    this.sessionId = name.ok ? name.value : randomUUID();
+    if (!name.ok) this.prepared = Promise.resolve(name.error);
+    this.tools = options.tools ?? builtinTools();
+    const {
+      signal: _s,
+      onProgress: _p,
+      ...context
+    } = createToolContext({
+      root: options.cwd,
+      agentName: this.agentName,
+      fileState: createFileStateTracker(),
+      services: options.services ?? {},
+    });
+    this.toolContext = context;
+    this.stamp = eventStamper({
+      session_id: this.sessionId,
+      parent_id: options.parentId ?? null,
+      depth: options.depth ?? 0,
+    });
+  }
+
+  /** The conversation so far (what the next model call will be sent). */
+  get messages(): readonly ConversationMessage[] {
+    return this.conversation.messages;
+  }
+
+  get isRunning(): boolean {
+    return this.active !== null;
+  }
+
+  private get agentName(): string {
+    return this.options.agentName ?? 'agent';
+  }
+
+  /** Input for the agent: joins the running conversation at the next tool-result boundary, or waits for the next run. */
+  enqueue(message: string | QueuedInput): void {
+    this.queue.add(message);
+  }
+
+  /** Aborts the current run (model call and every tool); the run still ends with a `result` (`aborted`). */
+  interrupt(): void {
+    this.active?.abort(new Error('interrupted'));
+  }
+
+  /**
+   * No more runs. A run in progress is interrupted and still ends with its
+   * `result` for whoever reads it (close never waits for that reader).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.interrupt();
+    if (!this.active) this.transcript?.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /** One run: the events of the agent's work on `input`, ending with exactly one `result`. */
+  async *submitMessage(input: string | ContentBlock[]): AsyncGenerator<AgentEvent, void> {
+    if (this.closed) throw new Error(`${MISUSE}: the runtime is closed`);
+    if (this.active) throw new Error(`${MISUSE}: a run is in progress (interrupt() it or wait)`);
+    const controller = new AbortController();
+    this.active = controller;
+    const stats = new RunStats(this.options.prices);
+    let resultSent = false;
+    try {
+      const problem = await (this.prepared ??= this.prepare());
+      const events = problem === null ? this.events(controller, stats, input) : this.failure(stats, problem);
+      for await (const event of events) {
+        resultSent ||= event.type === 'result';
+        yield this.publish(event);
+      }
+    } catch (error) {
+      // a bug below the loop: the run still ends with its one result
+      const body = stats.result('error_during_execution', '', `internal error: ${String(error)}`);
+      if (!resultSent) yield this.publish(this.stamp(body));
+    } finally {
+      this.active = null;
+      if (this.closed) this.transcript?.close();
+    }
+  }
+
+  private async *events(controller: AbortController, stats: RunStats, input: string | ContentBlock[]) {
+    if (!this.initSent) {
+      this.initSent = true;
+      yield this.stamp({
+        type: 'system',
+        subtype: 'init',
+        model: this.options.model.model,
+        tools: this.tools.map((t) => t.name),
+        cwd: this.toolContext.root,
+        agent: this.agentName,
+      });
+    }
+    yield* runLoop(
+      buildRunContext({
+        options: this.options,
+        conversation: this.conversation,
+        queue: this.queue,
+        stamp: this.stamp,
+        tools: this.tools,
+        toolContext: this.toolContext,
+        sessionId: this.sessionId,
+        transcriptPath: this.transcript?.path ?? '',
+        controller,
+        stats,
+      }),
+      input,
+    );
+  }
+
+  private async *failure(stats: RunStats, problem: string) {
+    yield this.stamp(stats.result('error_during_execution', '', problem));
+  }
+
+  /** Loads a resumed conversation and opens the transcript; an error text when either fails. */
+  private async prepare(): Promise<string | null> {
+    const dir = this.options.transcriptDir;
+    if (this.options.resume !== undefined) {
+      if (dir === undefined) return 'resume needs a transcriptDir';
+      const loaded = await loadTranscript(dir, this.sessionId);
+      if (!loaded.ok) return loaded.error;
+      this.conversation = new Conversation(loaded.value.messages);
+    }
+    if (dir === undefined) return null;
+    const header = {
+      session_id: this.sessionId,
+      agent: this.agentName,
+      model: this.options.model.model,
+      cwd: this.toolContext.root,
+      created: new Date().toISOString(),
+    };
+    const writer = TranscriptWriter.open(dir, header);
+    if (!writer.ok) return writer.error;
+    this.transcript = writer.value;
+    return null;
+  }
+
+  private publish(event: AgentEvent): AgentEvent {
+    this.transcript?.write(event);
+    try {
+      this.options.onEvent?.(event);
+    } catch {
+      // an observer's bug must not end the agent's run
+    }
+    return event;
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Conversations saved as JSONL, one file per session: a version header line,
+ * then every event as one line. The conversation is the fold of the `user` and
+ * `assistant` events, so `loadTranscript` rebuilds exactly what the model saw.
+ *
+ * A session name may come from a user: it is sanitised to an id, and the file
+ * is opened with O_NOFOLLOW, so no name (`../x`, `/etc/passwd`, a planted
+ * symlink) can make a read or write land outside the transcripts folder.
+ */
+import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { ConversationMessageSchema, type ConversationMessage } from '../model/types.js';
+import { IdSchema, type Outcome } from '../store/types.js';
+import { foldMessages } from './history.js';
+import type { AgentEvent } from './types.js';
+
+export const TRANSCRIPT_VERSION = 1;
+
+export const TranscriptHeaderSchema = z.object({
+  type: z.literal('header'),
+  version: z.literal(TRANSCRIPT_VERSION),
+  session_id: z.string(),
+  agent: z.string(),
+  model: z.string(),
+  cwd: z.string(),
+  created: z.string(),
+});
+export type TranscriptHeader = z.infer<typeof TranscriptHeaderSchema>;
+
+const MessageLineSchema = z.object({
+  type: z.enum(['user', 'assistant']),
+  message: ConversationMessageSchema,
+});
+
+/** Makes any name a safe id: other characters become `_`, no `..`, starts with a letter or digit, ≤ 64 chars. */
+export function sanitizeSessionName(name: string): Outcome<string> {
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/\.{2,}/g, '_')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 64);
+  const parsed = IdSchema.safeParse(cleaned);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return {
+    ok: false,
+    error: `session name ${JSON.stringify(name)} has no usable characters (letters, digits, . _ -)`,
+  };
+}
+
+/** `<dir>/<sanitised>.jsonl`, checked to sit directly in `dir`. */
+export function transcriptPath(dir: string, sessionId: string): Outcome<string> {
+  const name = sanitizeSessionName(sessionId);
+  if (!name.ok) return name;
+  const file = resolve(dir, `${name.value}.jsonl`);
+  if (dirname(file) !== resolve(dir)) {
+    return { ok: false, error: `session ${sessionId} resolves outside ${dir}` };
+  }
+  return { ok: true, value: file };
+}
+
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+
+/** Appends events to one transcript; a failed write stops writing but never stops the run. */
+export class TranscriptWriter {
+  private fd: number | null;
+  error: string | null = null;
+
+  private constructor(
+    fd: number,
+    readonly path: string,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Opens (creating it with a header when new) the transcript of `header.session_id` in `dir`. */
+  static open(dir: string, header: Omit<TranscriptHeader, 'type' | 'version'>): Outcome<TranscriptWriter> {
+    const path = transcriptPath(dir, header.session_id);
+    if (!path.ok) return path;
+    try {
+      mkdirSync(dir, { recursive: true });
+      const fd = openSync(path.value, WRITE_FLAGS, 0o600);
+      const writer = new TranscriptWriter(fd, path.value);
+      if (fstatSync(fd).size === 0) writer.line({ type: 'header', version: TRANSCRIPT_VERSION, ...header });
+      return { ok: true, value: writer };
+    } catch (error) {
+      return { ok: false, error: `cannot open transcript ${path.value}: ${(error as Error).message}` };
+    }
+  }
+
+  write(event: AgentEvent): void {
+    this.line(event);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private line(value: unknown): void {
+    if (this.fd === null) return;
+    try {
+      writeSync(this.fd, JSON.stringify(value) + '\n');
+    } catch (error) {
+      this.error = `transcript ${this.path}: ${(error as Error).message}`;
+      this.close();
+    }
+  }
+}
+
+export interface LoadedTranscript {
+  header: TranscriptHeader;
+  messages: ConversationMessage[];
+  path: string;
+}
+
+async function readNoFollow(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseLines(file: string, text: string): Outcome<LoadedTranscript> {
+  const lines = text.split('\n').filter((l) => l.trim().length > 0);
+  const values: unknown[] = [];
+  for (const [i, line] of lines.entries()) {
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      // a torn last line is what a crash mid-write leaves; anything else is damage
+      if (i === lines.length - 1) break;
+      return { ok: false, error: `${file}:${i + 1}: not JSON` };
+    }
+  }
+  const header = TranscriptHeaderSchema.safeParse(values[0]);
+  if (!header.success) {
+    return { ok: false, error: `${file}:1: not a version ${TRANSCRIPT_VERSION} transcript header` };
+  }
+  const messages = values.flatMap((v) => {
+    const line = MessageLineSchema.safeParse(v);
+    return line.success ? [line.data.message] : [];
+  });
+  return { ok: true, value: { header: header.data, messages: foldMessages(messages), path: file } };
+}
+
+/** Rebuilds a saved conversation. A missing, unreadable or foreign file is an error result, never a throw. */
+export async function loadTranscript(dir: string, sessionId: string): Promise<Outcome<LoadedTranscript>> {
+  const path = transcriptPath(dir, sessionId);
+  if (!path.ok) return path;
+  try {
+    return parseLines(path.value, await readNoFollow(path.value));
+  } catch (error) {
+    return { ok: false, error: `cannot read transcript ${path.value}: ${(error as Error).message}` };
+  }
+}

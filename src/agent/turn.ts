@@ -1,0 +1,126 @@
+/**
+ * One model turn: stream the model's answer, start each tool the moment its
+ * tool_use block is complete, record the assistant message, and collect the
+ * tool results. Events of the stream and of the running tools are merged into
+ * one ordered stream for the loop to yield.
+ */
+import type {
+  ConversationMessage,
+  ModelClient,
+  ModelStreamEvent,
+  RetryNotice,
+  ToolDefinition,
+  ToolResultBlock,
+} from '../model/types.js';
+import { emptyUsage } from '../model/types.js';
+import { EventChannel } from './event-channel.js';
+import type { EventBody, StampEvent } from './events.js';
+import { ToolExecutor, type ExecutorEnv } from './executor.js';
+import { toolUsesOf } from './history.js';
+import type { AgentEvent } from './types.js';
+
+export type ModelDone = Extract<ModelStreamEvent, { type: 'done' }>;
+
+export interface TurnEnv {
+  model: ModelClient;
+  system: string;
+  tools: ToolDefinition[];
+  maxTokens: number;
+  agent: string;
+  /** The conversation as it is now (a snapshot is sent). */
+  history: () => ConversationMessage[];
+  signal: AbortSignal;
+  /** Aborts the whole run (the consumer stopped listening mid-turn). */
+  abortRun: () => void;
+  stamp: StampEvent;
+  executor: Omit<ExecutorEnv, 'emit'>;
+  /** Appends the assistant message to the history; the event to emit, if anything was added. */
+  recordAssistant: (done: ModelDone) => EventBody | null;
+}
+
+export interface TurnOutcome {
+  done: ModelDone;
+  results: ToolResultBlock[];
+  apiMs: number;
+}
+
+function failedDone(env: TurnEnv, error: unknown): ModelDone {
+  const aborted = env.signal.aborted;
+  return {
+    type: 'done',
+    message: { role: 'assistant', content: [] },
+    stopReason: aborted ? 'aborted' : 'error',
+    usage: emptyUsage(),
+    model: env.model.model,
+    ...(aborted ? {} : { error: { kind: 'server', message: String(error), retryable: false } }),
+  };
+}
+
+const retryMessage = (n: RetryNotice): string =>
+  `model call failed (${n.error.kind}: ${n.error.message}); retry ${n.attempt} with ${n.model} in ${Math.round(n.delayMs)} ms`;
+
+const textDelta = (text: string): EventBody => ({
+  type: 'stream_event',
+  event: { type: 'text_delta', text },
+});
+
+async function streamModel(
+  env: TurnEnv,
+  executor: ToolExecutor,
+  push: (b: EventBody) => void,
+): Promise<ModelDone> {
+  const request = {
+    system: env.system,
+    messages: env.history(),
+    tools: env.tools,
+    maxTokens: env.maxTokens,
+    signal: env.signal,
+    agent: env.agent,
+    onRetry: (notice: RetryNotice) =>
+      push({ type: 'system', subtype: 'retry', message: retryMessage(notice) }),
+  };
+  try {
+    for await (const event of env.model.stream(request)) {
+      if (event.type === 'done') return event;
+      if (event.type === 'tool_use') executor.start(event.block);
+      if (event.type === 'text_delta') push(textDelta(event.text));
+    }
+    return failedDone(env, 'the model stream ended without a final message');
+  } catch (error) {
+    return failedDone(env, error instanceof Error ? error.message : error);
+  }
+}
+
+async function playTurn(
+  env: TurnEnv,
+  executor: ToolExecutor,
+  push: (b: EventBody) => void,
+): Promise<TurnOutcome> {
+  const startedAt = performance.now();
+  const done = await streamModel(env, executor, push);
+  const apiMs = performance.now() - startedAt;
+  const assistant = env.recordAssistant(done);
+  if (assistant) push(assistant);
+  if (done.stopReason === 'error' || done.stopReason === 'aborted') executor.cancel();
+  const results = await executor.finish(assistant ? toolUsesOf(done.message) : []);
+  return { done, results, apiMs };
+}
+
+export async function* runTurn(env: TurnEnv): AsyncGenerator<AgentEvent, TurnOutcome> {
+  const channel = new EventChannel<AgentEvent>();
+  const push = (body: EventBody): void => channel.push(env.stamp(body));
+  const executor = new ToolExecutor({ ...env.executor, emit: push }, env.signal);
+  const work = playTurn(env, executor, push).finally(() => channel.close());
+  let drained = false;
+  try {
+    yield* channel;
+    drained = true;
+  } finally {
+    // the consumer left mid-turn: stop the model and the tools, and let them wind down
+    if (!drained) {
+      env.abortRun();
+      await work.catch(() => undefined);
+    }
+  }
+  return await work;
+}
