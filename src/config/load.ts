@@ -42,7 +42,7 @@ export async function writeDefaultConfig(repoRoot: string): Promise<boolean> {
   if (existsSync(configPath(repoRoot))) return false;
   const starter = {
     $schema: './config.schema.json',
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-5-5',
     teammates: [{ name: 'worker-1' }, { name: 'worker-2' }],
     worktrees: { mode: 'per-task' },
   };

@@ -45,7 +45,7 @@ export const WorktreeConfigSchema = z.strictObject({
 export const TeamConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   /** The default model for every agent: an Anthropic model name or `scripted:<path>`. */
-  model: z.string().default('claude-sonnet-4-5'),
+  model: z.string().default('claude-sonnet-5-5'),
   fallbackModel: z.string().optional(),
   maxTokens: z.number().int().positive().default(8192),
   teammates: z

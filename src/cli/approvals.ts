@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import type { TeamEvent } from '../observe/types.js';
+import { EventLog } from '../observe/event-log.js';
+import { MailboxStore } from '../store/mailbox/index.js';
+import { answerRequest, listRequests } from '../teammate/requests.js';
+import { fail } from './cli-error.js';
+import { oneLine, printJson, printLine, printTable } from './output.js';
+import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
+
+export function registerApprovalCommands(program: Command): void {
+  addDirOption(
+    program.command('approvals').description("teammates' permission and plan requests waiting for an answer"),
+  )
+    .option('--all', 'also answered and expired ones')
+    .option('--json', 'print JSON')
+    .action(list);
+  addDirOption(
+    program.command('approve <request_id>').description('approve a pending permission or plan request'),
+  )
+    .option('--reason <text>', 'a note for the teammate')
+    .action((id: string, o: DirOption & { reason?: string }) => answer(id, true, o));
+  addDirOption(
+    program
+      .command('reject <request_id>')
+      .description('reject a pending request; the reason goes back to the teammate'),
+  )
+    .option('--reason <text>', 'why (the teammate revises with it)')
+    .action((id: string, o: DirOption & { reason?: string }) => answer(id, false, o));
+}
+
+function list(options: DirOption & { all?: boolean; json?: boolean }): void {
+  const requests = listRequests(resolveRepoDir(options), options.all ? undefined : 'pending');
+  if (options.json) return printJson(requests);
+  if (requests.length === 0) return printLine('nothing is waiting for an answer');
+  printTable(
+    ['REQUEST', 'AGENT', 'KIND', 'TASK', 'STATUS', 'WHAT'],
+    requests.map((r) => [r.id, r.agent, r.kind, r.task ?? '-', r.status, oneLine(r.summary, 60)]),
+  );
+}
+
+async function answer(id: string, approve: boolean, options: DirOption & { reason?: string }): Promise<void> {
+  const repoRoot = resolveRepoDir(options);
+  const r = await answerRequest(repoRoot, new MailboxStore(repoRoot), id, {
+    approve,
+    by: 'user',
+    reason: options.reason,
+  });
+  if (!r.ok) fail(r.error);
+  const event: TeamEvent = {
+    type: 'approval_answered',
+    requestId: id,
+    agent: r.request.agent,
+    approved: approve,
+    by: 'user',
+  };
+  EventLog.forRepo(repoRoot).append(event);
+  printLine(`${approve ? 'approved' : 'rejected'} ${id} (${r.request.agent})`);
+}

@@ -1,0 +1,216 @@
+/**
+ * The daemon's commands: `start`, `stop`, `run`, `demo`. `start` without
+ * `--foreground` starts the lead in the background and returns once it is up.
+ */
+import { spawn } from 'node:child_process';
+import { openSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { runDemo } from '../demo/demo.js';
+import { runGoal, type PlanVerdict } from '../lead/goal.js';
+import { Lead } from '../lead/lead.js';
+import { isAlive, runningLeadPid } from '../lead/pid-lock.js';
+import { formatSummary } from '../lead/summary.js';
+import { formatEvent } from '../observe/format-event.js';
+import type { LoggedEvent } from '../observe/types.js';
+import { MailboxStore } from '../store/mailbox/index.js';
+import type { Task } from '../store/types.js';
+import { fail } from './cli-error.js';
+import { printLine } from './output.js';
+import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
+import { rosterFor } from './team-config.js';
+
+interface StartOptions extends DirOption {
+  foreground?: boolean;
+  teammates?: string;
+  model?: string;
+  record?: string;
+}
+
+const teammatesOf = (n?: string): number | undefined => {
+  if (n === undefined) return undefined;
+  const v = Number(n);
+  return Number.isInteger(v) && v >= 0 && v <= 64
+    ? v
+    : fail(`--teammates: must be a whole number from 0 to 64, got "${n}"`);
+};
+
+const printEvent = (started: number) => (e: LoggedEvent) => {
+  const line = formatEvent(e);
+  if (line) printLine(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${line}`);
+};
+
+export function registerTeamCommands(program: Command): void {
+  addDirOption(
+    program
+      .command('start')
+      .description('start the team daemon (the lead and its teammates) in this repository'),
+  )
+    .option('--foreground', 'run in this terminal and print progress (default: in the background)')
+    .option('--teammates <n>', 'how many teammates (default: as configured)')
+    .option('--model <model>', 'model for every agent: a Claude model name or scripted:<path>')
+    .option('--record <path>', "save the model's answers as a replayable script")
+    .action(start);
+  addDirOption(
+    program
+      .command('stop [teammate]')
+      .description('stop the daemon gracefully, or ask one teammate to shut down'),
+  )
+    .option('--reason <text>', 'why (sent with a teammate shutdown request)')
+    .action(stop);
+  addDirOption(
+    program
+      .command('run <goal>')
+      .description("let the lead plan a goal into tasks, run the team until they're done, print a summary"),
+  )
+    .option('--review-plan', 'show the plan and wait for your approval before any teammate starts')
+    .option('--teammates <n>', 'how many teammates')
+    .option('--model <model>', 'model for every agent')
+    .option('--record <path>', "save the model's answers as a replayable script")
+    .action(run);
+  program
+    .command('demo')
+    .description(
+      'run a team on a small example repository (offline on the scripted model unless ANTHROPIC_API_KEY is set)',
+    )
+    .option('--dir <dir>', 'where to create the example repository (default: a new temp folder)')
+    .option('--model <model>', 'a Claude model name or scripted:<path>')
+    .option('--teammates <n>', 'how many teammates (default 3)')
+    .action(demo);
+}
+
+async function start(options: StartOptions): Promise<void> {
+  const repoRoot = resolveRepoDir(options);
+  const running = runningLeadPid(repoRoot);
+  if (running) fail(`teamd is already running in ${repoRoot} (pid ${running})`);
+  if (!options.foreground) return startInBackground(repoRoot, options);
+  const began = Date.now();
+  const lead = await Lead.start({
+    repoRoot,
+    model: options.model,
+    teammates: teammatesOf(options.teammates),
+    record: options.record,
+    onEvent: printEvent(began),
+  });
+  if (!lead.ok) fail(lead.error);
+  await untilSignal();
+  await lead.value.stop('signal');
+}
+
+/** Resolves on SIGINT or SIGTERM (the graceful stop of `teamd stop`). */
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
+
+async function startInBackground(repoRoot: string, options: StartOptions): Promise<void> {
+  const stateDir = join(repoRoot, '.team', 'state');
+  mkdirSync(stateDir, { recursive: true });
+  const out = openSync(join(stateDir, 'daemon.out'), 'a');
+  const args = [...process.execArgv, process.argv[1]!, 'start', '--foreground', '--dir', repoRoot];
+  if (options.teammates) args.push('--teammates', options.teammates);
+  if (options.model) args.push('--model', options.model);
+  if (options.record) args.push('--record', options.record);
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out] });
+  child.unref();
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  for (let waited = 0; waited < 15_000; waited += 100) {
+    if (runningLeadPid(repoRoot) === child.pid) {
+      printLine(`teamd started in ${repoRoot} (pid ${child.pid}); log: .team/state/daemon.out`);
+      return;
+    }
+    const code = await Promise.race([exited, new Promise<'wait'>((r) => setTimeout(() => r('wait'), 100))]);
+    if (code !== 'wait')
+      fail(`the daemon exited at start (code ${code}); see ${join(stateDir, 'daemon.out')}`);
+  }
+  fail(`the daemon did not come up in 15 s; see ${join(stateDir, 'daemon.out')}`);
+}
+
+async function stop(teammate: string | undefined, options: DirOption & { reason?: string }): Promise<void> {
+  const repoRoot = resolveRepoDir(options);
+  if (teammate) return stopTeammate(repoRoot, teammate, options.reason ?? 'requested by a person');
+  const pid = runningLeadPid(repoRoot);
+  if (!pid) fail(`teamd is not running in ${repoRoot}`);
+  process.kill(pid, 'SIGTERM');
+  for (let waited = 0; waited < 60_000 && isAlive(pid); waited += 100)
+    await new Promise((r) => setTimeout(r, 100));
+  if (isAlive(pid)) fail(`the daemon (pid ${pid}) is still stopping after 60 s`);
+  printLine(`teamd stopped (pid ${pid})`);
+}
+
+async function stopTeammate(repoRoot: string, name: string, reason: string): Promise<void> {
+  const mailbox = new MailboxStore(repoRoot, { roster: await rosterFor(repoRoot) });
+  const requestId = `sd-${Date.now().toString(36)}`;
+  const sent = await mailbox.send({
+    from: 'user',
+    to: name,
+    type: 'shutdown_request',
+    content: `<shutdown_request from="user" request_id="${requestId}" reason="${reason.replace(/"/g, "'")}" />`,
+    metadata: { request_id: requestId, reason },
+  });
+  if (!sent.ok) fail(sent.error);
+  printLine(`asked ${name} to shut down (request ${requestId}); its answer arrives in: teamd inbox user`);
+}
+
+async function run(goal: string, options: StartOptions & { reviewPlan?: boolean }): Promise<void> {
+  const repoRoot = resolveRepoDir(options);
+  const began = Date.now();
+  const result = await runGoal({
+    repoRoot,
+    goal,
+    model: options.model,
+    teammates: teammatesOf(options.teammates),
+    record: options.record,
+    onEvent: printEvent(began),
+    reviewPlan: options.reviewPlan ? askPlan : undefined,
+  });
+  if (!result.ok) fail(result.error);
+  printLine('');
+  printLine(formatSummary(result.summary));
+  if (result.summary.tasks.failed > 0) process.exitCode = 1;
+}
+
+/** The person reviews the plan: approve, edit the task files first, or reject. */
+async function askPlan(plan: Task[]): Promise<PlanVerdict> {
+  printLine('\nProposed plan:');
+  for (const t of plan)
+    printLine(
+      `  ${t.id}: ${t.subject}${t.blockedBy.length ? `  (after ${t.blockedBy.join(', ')})` : ''}${t.owner ? ` @${t.owner}` : ''}`,
+    );
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    for (;;) {
+      const answer = (await rl.question('Approve the plan? [y]es, [e]dit .tasks/ first, [n]o: '))
+        .trim()
+        .toLowerCase();
+      if (answer === 'y' || answer === 'yes') return { approve: true };
+      if (answer === 'n' || answer === 'no')
+        return { approve: false, reason: 'rejected by the person reviewing it' };
+      if (answer === 'e' || answer === 'edit')
+        await rl.question('Edit the task files in .tasks/, then press Enter to continue. ');
+      if (answer === 'e' || answer === 'edit') return { approve: true };
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+async function demo(options: { dir?: string; model?: string; teammates?: string }): Promise<void> {
+  const result = await runDemo({
+    dir: options.dir,
+    model: options.model,
+    teammates: teammatesOf(options.teammates),
+    out: printLine,
+  });
+  if (!result.ok) fail(result.error);
+  if (result.summary.tasks.completed !== Object.values(result.summary.tasks).reduce((a, b) => a + b, 0))
+    process.exitCode = 1;
+}

@@ -1,0 +1,205 @@
+/**
+ * The lead: one per repository. It owns the pid lock, the one watcher, the
+ * teammates' worker threads, the lease reaper, the merge queue and the cron
+ * scheduler. It never decides what a teammate does: it keeps the index
+ * current, says "look now", and reconciles the files after crashes.
+ */
+import type { FSWatcher } from 'chokidar';
+import type { Worker } from 'node:worker_threads';
+import { rosterOf } from '../config/load.js';
+import type { TeamConfig } from '../config/schema.js';
+import { EventLog } from '../observe/event-log.js';
+import type { LoggedEvent, TeamEvent } from '../observe/types.js';
+import { MailboxStore } from '../store/mailbox/index.js';
+import { TaskStore } from '../store/tasks/index.js';
+import type { Outcome } from '../store/types.js';
+import type { FromWorker, ToWorker } from '../teammate/types.js';
+import { LeadCron } from './cron.js';
+import { LeadMail } from './lead-mail.js';
+import { LeadMerges } from './merges.js';
+import { LeadModels, modelOf } from './models.js';
+import { acquirePidLock } from './pid-lock.js';
+import { TeammatePool } from './pool.js';
+import { reclaimFrom, reconcileOnBoot } from './reconcile.js';
+import { resolveTeamConfig, type ConfigOverrides } from './team-config.js';
+import { watchTeamFolders, type WatchHit } from './watcher.js';
+
+export interface LeadOptions extends ConfigOverrides {
+  repoRoot: string;
+  /** `--record <path>`: save the model's answers as a replayable script. */
+  record?: string;
+  onEvent?: (e: LoggedEvent) => void;
+  /** How often an idle teammate re-checks the files when no wake came (default 5 s). */
+  idleRecheckMs?: number;
+  /** Start no teammate until `releaseTeammates()` (goal mode reviews the plan first). */
+  holdTeammates?: boolean;
+}
+
+export class Lead {
+  private readonly listeners = new Set<(e: LoggedEvent) => void>();
+  private watcher: FSWatcher | null = null;
+  private reaper: NodeJS.Timeout | null = null;
+  private stopped: Promise<void> | null = null;
+  readonly log: EventLog;
+  readonly pool: TeammatePool;
+  readonly merges: LeadMerges;
+  readonly cron: LeadCron;
+  readonly mail: LeadMail;
+  readonly models: LeadModels;
+
+  private constructor(
+    readonly options: LeadOptions,
+    readonly config: TeamConfig,
+    readonly tasks: TaskStore,
+    readonly mailbox: MailboxStore,
+    private readonly releasePid: () => void,
+  ) {
+    this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
+    this.models = new LeadModels({ repoRoot: options.repoRoot, team: config, record: options.record });
+    this.pool = new TeammatePool((name, restarts) => this.workerData(name, restarts), {
+      onMessage: (name, msg, worker) => this.onWorker(name, msg, worker),
+      onCrash: (name) => this.onCrash(name),
+      log: (e) => this.log.append(e),
+    });
+    const log = (e: TeamEvent) => this.log.append(e);
+    this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log, wake: (ids) => this.pool.wakeAll('merged', ids) });
+    this.cron = new LeadCron({ repoRoot: options.repoRoot, config, mailbox, pool: this.pool, log });
+    this.mail = new LeadMail({ repoRoot: options.repoRoot, config, mailbox, tasks, models: this.models, log });
+  }
+
+  static async start(options: LeadOptions): Promise<Outcome<Lead>> {
+    const resolved = await resolveTeamConfig(options.repoRoot, options);
+    if (!resolved.ok) return { ok: false, error: resolved.error };
+    const lock = acquirePidLock(options.repoRoot);
+    if (!lock.ok) return { ok: false, error: lock.error };
+    try {
+      const config = resolved.config;
+      const tasks = await TaskStore.open(options.repoRoot);
+      const mailbox = new MailboxStore(options.repoRoot, { roster: rosterOf(config) });
+      const lead = new Lead(options, config, tasks, mailbox, lock.release);
+      if (options.onEvent) lead.listeners.add(options.onEvent);
+      await lead.boot();
+      return { ok: true, value: lead };
+    } catch (err) {
+      lock.release();
+      return { ok: false, error: (err as Error).message };
+    }
+  }
+
+  onEvent(fn: (e: LoggedEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Resolves with the first event (from now on) matching `pred`; rejects after `timeoutMs`. */
+  waitFor(pred: (e: LoggedEvent) => boolean, timeoutMs = 30_000): Promise<LoggedEvent> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for an event`));
+      }, timeoutMs);
+      const off = this.onEvent((e) => {
+        if (!pred(e)) return;
+        clearTimeout(timer);
+        off();
+        resolve(e);
+      });
+    });
+  }
+
+  /** Graceful stop: teammates end their current step, tasks in progress go back to pending with a note. */
+  stop(reason = 'stop requested'): Promise<void> {
+    this.stopped ??= this.shutdown(reason);
+    return this.stopped;
+  }
+
+  /** Starts the teammates held back by `holdTeammates`. */
+  releaseTeammates(): void {
+    if (this.pool.names().length === 0) this.pool.start(this.config);
+  }
+
+  /** Kills a teammate's worker (as a crash would); the pool restarts it. */
+  killTeammate(name: string): Promise<void> {
+    return this.pool.kill(name);
+  }
+
+  private async boot(): Promise<void> {
+    const log = (e: TeamEvent) => this.log.append(e);
+    const specs = this.config.teammates.map((t) => this.modelSpec(t.name)).filter((s) => this.models.viaLead(s));
+    const leadSpec = this.config.lead.model ?? this.config.model;
+    await this.models.prepare(this.config.lead.agent ? [...specs, leadSpec] : specs);
+    await reconcileOnBoot({ tasks: this.tasks, mailbox: this.mailbox, config: this.config, log });
+    await this.merges.start();
+    this.watcher = await watchTeamFolders(this.options.repoRoot, (hit) => void this.onHit(hit), (err) => log({ type: 'notice', message: `watcher: ${err.message}` }));
+    if (!this.options.holdTeammates) this.pool.start(this.config);
+    await this.cron.start();
+    await this.mail.start();
+    const every = Math.max(100, Math.min(5_000, Math.floor(this.config.leaseMs / 2)));
+    this.reaper = setInterval(() => void this.reap(), every);
+    log({ type: 'daemon_started', pid: process.pid, teammates: this.pool.names() });
+  }
+
+  private async onHit(hit: WatchHit): Promise<void> {
+    if (hit.kind === 'task') {
+      await this.tasks.refresh(hit.id);
+      const task = this.tasks.get(hit.id);
+      if (task) this.merges.noticeTask(task);
+      this.pool.wakeAll('task', [hit.id]);
+    } else if (hit.kind === 'mail') {
+      if (hit.id === 'lead') void this.mail.wake();
+      else this.pool.send(hit.id, { type: 'wake', reason: 'mail', tasks: [] });
+    } else {
+      await this.cron.reload(hit.id);
+    }
+  }
+
+  private onWorker(name: string, msg: FromWorker, worker: Worker): void {
+    const reply = (m: ToWorker) => worker.postMessage(m);
+    if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
+    else if (msg.type === 'model_call') this.models.host(this.modelSpec(name)).call(worker, msg.callId, msg.request);
+    else if (msg.type === 'model_abort') this.models.host(this.modelSpec(name)).abort(msg.callId);
+    else if (msg.type === 'worktree_request') void this.merges.grantWorktree(msg.taskId, name).then((g) => reply({ type: 'worktree_ready', requestId: msg.requestId, ...g }));
+    else if (msg.type === 'state' && msg.state === 'idle') this.cron.teammateIdle();
+  }
+
+  private async onCrash(name: string): Promise<void> {
+    const log = (e: TeamEvent) => this.log.append(e);
+    await reclaimFrom(this.tasks, name, `teammate ${name} crashed`, this.config.maxAttempts, log);
+    await this.mailbox.recoverStale(name, 0);
+    this.pool.wakeAll('reclaimed');
+  }
+
+  private async reap(): Promise<void> {
+    const changed = await this.tasks.reclaimExpired(new Date(), this.config.maxAttempts);
+    for (const t of changed) this.log.append({ type: 'task_reclaimed', task: t.id, previousOwner: null, attempts: t.attempts, failed: t.status === 'failed' });
+    if (changed.length) this.pool.wakeAll('reclaimed', changed.map((t) => t.id));
+  }
+
+  private modelSpec(name: string): string {
+    const t = this.config.teammates.find((m) => m.name === name);
+    return t ? modelOf(this.config, t, this.options.model) : (this.options.model ?? this.config.model);
+  }
+
+  private workerData(name: string, restarts: number) {
+    const teammate = this.config.teammates.find((t) => t.name === name)!;
+    const model = this.modelSpec(name);
+    return { repoRoot: this.options.repoRoot, teammate, team: this.config, model, modelViaLead: this.models.viaLead(model), restarts, idleRecheckMs: this.options.idleRecheckMs };
+  }
+
+  private emit(e: LoggedEvent): void {
+    for (const fn of this.listeners) fn(e);
+  }
+
+  private async shutdown(reason: string): Promise<void> {
+    this.log.append({ type: 'daemon_stopping', reason });
+    if (this.reaper) clearInterval(this.reaper);
+    this.cron.stop();
+    await this.mail.stop();
+    await this.pool.stopAll(reason);
+    this.models.abortAll();
+    await this.watcher?.close();
+    await this.merges.stop();
+    this.log.append({ type: 'daemon_stopped' });
+    this.releasePid();
+  }
+}

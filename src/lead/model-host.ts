@@ -1,0 +1,52 @@
+import type { Worker } from 'node:worker_threads';
+import type { ModelClient, ModelRequest } from '../model/types.js';
+
+/**
+ * The lead's side of IpcModelClient: runs a worker's model calls on a model
+ * the lead holds (a scripted model shared by the whole team) and streams the
+ * events back. Abort requests from the worker abort the call here.
+ */
+export class ModelHost {
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(private readonly model: ModelClient) {}
+
+  call(worker: Pick<Worker, 'postMessage'>, callId: string, request: unknown): void {
+    const controller = new AbortController();
+    this.running.set(callId, controller);
+    void this.pump(worker, callId, { ...(request as Omit<ModelRequest, 'signal'>), signal: controller.signal });
+  }
+
+  abort(callId: string): void {
+    this.running.get(callId)?.abort();
+  }
+
+  /** Abort every call of a worker that died (its calls would never be read). */
+  abortAll(): void {
+    for (const c of this.running.values()) c.abort();
+  }
+
+  private async pump(worker: Pick<Worker, 'postMessage'>, callId: string, request: ModelRequest): Promise<void> {
+    try {
+      for await (const event of this.model.stream(request)) {
+        worker.postMessage({ type: 'model_event', callId, event });
+      }
+    } catch (err) {
+      // A ModelClient should not throw; if one does, the worker still gets its `done`.
+      worker.postMessage({
+        type: 'model_event',
+        callId,
+        event: {
+          type: 'done',
+          message: { role: 'assistant', content: [] },
+          stopReason: 'error',
+          usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+          model: this.model.model,
+          error: { kind: 'server', message: (err as Error).message, retryable: false },
+        },
+      });
+    } finally {
+      this.running.delete(callId);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import type { TeamConfig, TeammateConfig } from '../config/schema.js';
+import { createModelClient, ScriptedModel, type ScriptReport } from '../model/index.js';
+import type { ModelClient } from '../model/types.js';
+import { ModelHost } from './model-host.js';
+
+export const isScripted = (spec: string): boolean => spec.startsWith('scripted:');
+
+/** The model a teammate runs: its own, else the team's (a `--model` override replaces both). */
+export const modelOf = (team: TeamConfig, t: TeammateConfig, override?: string): string => override ?? t.model ?? team.model;
+
+/**
+ * The models the lead holds. A scripted model is shared by the whole team, so
+ * the lead owns it and serves the teammates' calls over IPC; a real model is
+ * built inside each worker (its HTTP calls run in parallel there).
+ */
+export class LeadModels {
+  private readonly clients = new Map<string, ModelClient>();
+  private readonly hosts = new Map<string, ModelHost>();
+
+  constructor(private readonly opts: { repoRoot: string; team: TeamConfig; record?: string }) {}
+
+  /** Builds the clients the lead will serve (a bad script file fails here, naming the file). */
+  async prepare(specs: string[]): Promise<void> {
+    for (const spec of new Set(specs)) {
+      if (this.clients.has(spec)) continue;
+      const client = await createModelClient(spec, {
+        cwd: this.opts.repoRoot,
+        maxTokens: this.opts.team.maxTokens,
+        fallbackModel: this.opts.team.fallbackModel,
+        prices: this.opts.team.prices,
+        record: this.opts.record,
+      });
+      this.clients.set(spec, client);
+    }
+  }
+
+  client(spec: string): ModelClient {
+    const c = this.clients.get(spec);
+    if (!c) throw new Error(`model ${spec} was not prepared`);
+    return c;
+  }
+
+  /** The host serving a scripted spec (or any spec, when recording must see every call). */
+  host(spec: string): ModelHost {
+    let h = this.hosts.get(spec);
+    if (!h) {
+      h = new ModelHost(this.client(spec));
+      this.hosts.set(spec, h);
+    }
+    return h;
+  }
+
+  /** Whether teammates on `spec` call the model through the lead. */
+  viaLead(spec: string): boolean {
+    return isScripted(spec) || this.opts.record !== undefined;
+  }
+
+  /** Scripted models: unused steps and rules (a strict script must be used up). */
+  scriptReports(): { spec: string; report: ScriptReport }[] {
+    const out: { spec: string; report: ScriptReport }[] = [];
+    for (const [spec, c] of this.clients) if (c instanceof ScriptedModel) out.push({ spec, report: c.report() });
+    return out;
+  }
+
+  abortAll(): void {
+    for (const h of this.hosts.values()) h.abortAll();
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * What a lead does at boot, before any teammate starts. The previous lead may
+ * have died at any instant (SIGKILL); files are the truth, so:
+ * - a task in progress whose owner is one of our teammates cannot still be
+ *   running (we hold the pid lock, its worker died with the old lead): it goes
+ *   back to pending at once, one attempt counted, or fails after maxAttempts;
+ *   a task held by someone else keeps its lease until it expires;
+ * - a task finished and waiting for its merge stays as it is (the merge queue
+ *   picks it up again);
+ * - mail taken but never acknowledged is handed out again (recipients drop ids
+ *   they already hold).
+ */
+import type { TeamConfig } from '../config/schema.js';
+import type { TeamEvent } from '../observe/types.js';
+import type { MailboxStore } from '../store/mailbox/index.js';
+import type { TaskStore } from '../store/tasks/index.js';
+import type { Outcome, Task } from '../store/types.js';
+
+export const awaitingMerge = (t: Task): boolean =>
+  t.status === 'in_progress' && (t.metadata.merge as { state?: string } | undefined)?.state === 'queued';
+
+/** Puts a task whose worker is gone back on the board (or fails it after too many attempts). */
+export function orphanedTask(task: Task, reason: string, maxAttempts: number): Outcome<Task> {
+  if (task.status !== 'in_progress') return { ok: false, error: `task ${task.id} is ${task.status}` };
+  const attempts = task.attempts + 1;
+  const note = { ts: new Date().toISOString(), by: 'lead', text: `${reason} (attempt ${attempts} of ${maxAttempts})` };
+  const failed = attempts >= maxAttempts;
+  return {
+    ok: true,
+    value: {
+      ...task,
+      status: failed ? 'failed' : 'pending',
+      owner: failed ? task.owner : null,
+      lease: null,
+      attempts,
+      notes: [...task.notes, note],
+      result: failed ? { summary: note.text, error: reason } : task.result,
+    },
+  };
+}
+
+export async function reclaimFrom(
+  tasks: TaskStore,
+  owner: string,
+  reason: string,
+  maxAttempts: number,
+  log: (e: TeamEvent) => void,
+): Promise<void> {
+  for (const task of tasks.list({ status: 'in_progress', owner })) {
+    if (awaitingMerge(task)) continue;
+    const r = await tasks.update(task.id, (t) => (t.owner === owner && !awaitingMerge(t) ? orphanedTask(t, reason, maxAttempts) : { ok: false, error: 'changed meanwhile' }));
+    if (r.ok) log({ type: 'task_reclaimed', task: task.id, previousOwner: owner, attempts: r.value.attempts, failed: r.value.status === 'failed' });
+  }
+}
+
+export async function reconcileOnBoot(deps: { tasks: TaskStore; mailbox: MailboxStore; config: TeamConfig; log: (e: TeamEvent) => void }): Promise<void> {
+  const { tasks, mailbox, config, log } = deps;
+  for (const t of config.teammates) {
+    await reclaimFrom(tasks, t.name, 'the previous lead stopped while this task was in progress', config.maxAttempts, log);
+    await mailbox.recoverStale(t.name, 0);
+  }
+  for (const task of await tasks.reclaimExpired(new Date(), config.maxAttempts)) {
+    log({ type: 'task_reclaimed', task: task.id, previousOwner: null, attempts: task.attempts, failed: task.status === 'failed' });
+  }
+  for (const p of tasks.problems()) log({ type: 'task_problem', file: p.file, message: p.field ? `${p.field}: ${p.message}` : p.message });
+}

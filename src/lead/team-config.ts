@@ -1,0 +1,35 @@
+import { loadConfig } from '../config/load.js';
+import { TeamConfigSchema, TeammateConfigSchema, type TeamConfig } from '../config/schema.js';
+
+export interface ConfigOverrides {
+  /** `--model`: every agent uses this model. */
+  model?: string;
+  /** `--teammates N`: exactly N teammates (the configured ones first, then worker-K). */
+  teammates?: number;
+  /** Programmatic overrides (tests, embedding), merged over the file. */
+  patch?: Partial<TeamConfig>;
+}
+
+/** The team as this run sees it: `.team/config.json`, then the command line. Errors name the file and field. */
+export async function resolveTeamConfig(repoRoot: string, o: ConfigOverrides): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }> {
+  const loaded = await loadConfig(repoRoot);
+  if (!loaded.ok) return loaded;
+  let config: TeamConfig = o.patch ? TeamConfigSchema.parse({ ...loaded.config, ...o.patch }) : loaded.config;
+  if (o.model) config = { ...config, model: o.model, lead: { ...config.lead, model: undefined }, teammates: config.teammates.map((t) => ({ ...t, model: undefined })) };
+  if (o.teammates !== undefined) config = { ...config, teammates: sized(config, o.teammates) };
+  const names = config.teammates.map((t) => t.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) return { ok: false, error: `.team/config.json: teammates: the name "${dup}" is used twice` };
+  const reserved = names.find((n) => n === 'lead' || n === 'user' || n === 'any');
+  if (reserved) return { ok: false, error: `.team/config.json: teammates: "${reserved}" is a reserved name` };
+  return { ok: true, config };
+}
+
+function sized(config: TeamConfig, n: number): TeamConfig['teammates'] {
+  const out = config.teammates.slice(0, n);
+  for (let k = 1; out.length < n; k++) {
+    const name = `worker-${k}`;
+    if (!out.some((t) => t.name === name)) out.push(TeammateConfigSchema.parse({ name }));
+  }
+  return out;
+}

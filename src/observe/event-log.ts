@@ -1,0 +1,51 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { LoggedEvent, TeamEvent } from './types.js';
+
+export const eventLogPath = (repoRoot: string): string => join(repoRoot, '.team', 'state', 'events.jsonl');
+
+/**
+ * Appends events as JSON lines. One `write` per line with O_APPEND, so lines
+ * from the lead, its worker threads and CLI processes never interleave
+ * mid-line (each line is far below the size the kernel writes at once).
+ */
+export class EventLog {
+  constructor(
+    private readonly file: string,
+    private readonly onEvent?: (event: LoggedEvent) => void,
+  ) {
+    mkdirSync(dirname(file), { recursive: true });
+  }
+
+  static forRepo(repoRoot: string, onEvent?: (event: LoggedEvent) => void): EventLog {
+    return new EventLog(eventLogPath(repoRoot), onEvent);
+  }
+
+  append(event: TeamEvent): LoggedEvent {
+    const logged = { ts: new Date().toISOString(), ...event } as LoggedEvent;
+    try {
+      appendFileSync(this.file, JSON.stringify(logged) + '\n');
+    } catch {
+      // The log is an observer: a full or read-only disk must not stop the team.
+    }
+    this.onEvent?.(logged);
+    return logged;
+  }
+}
+
+/** Every parseable event of the log, oldest first; torn or foreign lines are skipped. */
+export function readEvents(repoRoot: string): LoggedEvent[] {
+  const file = eventLogPath(repoRoot);
+  if (!existsSync(file)) return [];
+  const events: LoggedEvent[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const parsed = JSON.parse(line) as LoggedEvent;
+      if (parsed && typeof parsed.type === 'string') events.push(parsed);
+    } catch {
+      // a torn last line after a crash
+    }
+  }
+  return events;
+}

@@ -1,0 +1,100 @@
+/**
+ * `teamd status`: the team as the files say it is. Works with or without a
+ * running daemon. A teammate whose lead is gone, or whose heartbeat is older
+ * than `stallAfterMs`, is shown as dead or stalled, never as idle.
+ */
+import type { TeamConfig } from '../config/schema.js';
+import { nextFireAt } from '../cron/next-fire.js';
+import { mergeQueuePath, readMergeQueueFile } from '../git/merge-queue-file.js';
+import { runningLeadPid } from '../lead/pid-lock.js';
+import { CronStore } from '../store/cron/index.js';
+import { MailboxStore } from '../store/mailbox/index.js';
+import { TaskStore } from '../store/tasks/index.js';
+import type { FileProblem, TaskStatus } from '../store/types.js';
+import { listRequests, type PendingRequest } from '../teammate/requests.js';
+import { readAgentStatuses } from '../teammate/status-file.js';
+
+export type Liveness = 'starting' | 'idle' | 'working' | 'waiting' | 'stopping' | 'stopped' | 'stalled' | 'dead';
+
+export interface TeamStatus {
+  lead: { running: boolean; pid: number | null };
+  teammates: {
+    name: string;
+    state: Liveness;
+    task: string | null;
+    heartbeatAgeMs: number | null;
+    turns: number;
+    tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+    costUsd: number;
+    model: string;
+  }[];
+  tasks: {
+    counts: Record<TaskStatus, number>;
+    list: { id: string; subject: string; status: TaskStatus; owner: string | null; waitingFor: string[]; ready: boolean; merge: string | null }[];
+    problems: FileProblem[];
+  };
+  inboxes: Record<string, number>;
+  cron: { id: string; cron: string; to: string; next: string | null; done: boolean }[];
+  merges: { taskId: string; state: string; detail: string | null }[];
+  approvals: PendingRequest[];
+}
+
+function liveness(state: string, ageMs: number, leadRunning: boolean, stallAfterMs: number): Liveness {
+  if (state === 'stopped') return 'stopped';
+  if (!leadRunning) return 'dead';
+  if (ageMs > stallAfterMs) return 'stalled';
+  return state as Liveness;
+}
+
+export async function readTeamStatus(repoRoot: string, config: TeamConfig, now = Date.now()): Promise<TeamStatus> {
+  const pid = runningLeadPid(repoRoot);
+  const statuses = readAgentStatuses(repoRoot);
+  const teammates = config.teammates.map((t) => {
+    const s = statuses.find((x) => x.name === t.name);
+    const age = s ? now - Date.parse(s.heartbeat) : null;
+    return {
+      name: t.name,
+      state: s ? liveness(s.state, age!, pid !== null, config.stallAfterMs) : pid ? ('starting' as const) : ('stopped' as const),
+      task: s?.task ?? null,
+      heartbeatAgeMs: age,
+      turns: s?.turns ?? 0,
+      tokens: s?.tokens ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      costUsd: s?.costUsd ?? 0,
+      model: s?.model ?? t.model ?? config.model,
+    };
+  });
+  return {
+    lead: { running: pid !== null, pid },
+    teammates,
+    tasks: await taskSection(repoRoot),
+    inboxes: await new MailboxStore(repoRoot).inboxSizes(),
+    cron: await cronSection(repoRoot, now),
+    merges: await mergeSection(repoRoot, config),
+    approvals: listRequests(repoRoot, 'pending'),
+  };
+}
+
+async function taskSection(repoRoot: string): Promise<TeamStatus['tasks']> {
+  const store = await TaskStore.open(repoRoot, { normalise: false });
+  const counts: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0, failed: 0, cancelled: 0 };
+  const list = store.list().map((t) => {
+    counts[t.status]++;
+    const merge = (t.metadata.merge as { state?: string } | undefined)?.state ?? null;
+    return { id: t.id, subject: t.subject, status: t.status, owner: t.owner, waitingFor: store.blockers(t.id), ready: store.isReady(t.id), merge };
+  });
+  return { counts, list, problems: store.problems() };
+}
+
+async function cronSection(repoRoot: string, now: number): Promise<TeamStatus['cron']> {
+  const { jobs } = await new CronStore(repoRoot).list();
+  return jobs.map((j) => {
+    const next = j.done ? null : nextFireAt(j, new Date(now));
+    return { id: j.id, cron: j.cron, to: j.to, next: next ? next.toISOString() : null, done: j.done };
+  });
+}
+
+async function mergeSection(repoRoot: string, config: TeamConfig): Promise<TeamStatus['merges']> {
+  const file = await readMergeQueueFile(mergeQueuePath(repoRoot), config.worktrees.integrationBranch);
+  if (!file.ok) return [];
+  return file.value.entries.map((e) => ({ taskId: e.taskId, state: e.state, detail: e.refusal?.message ?? e.mergeCommit }));
+}

@@ -1,0 +1,99 @@
+/**
+ * Mail delivery for one teammate, in two steps: *take* a batch (marked
+ * delivering in the inbox), then *ack* it once its messages are in the
+ * conversation (seen in a `user` event) or handled as control messages. A
+ * crash between the two leaves the batch delivering; the lead hands it out
+ * again, and ids already seen by this teammate are not entered twice.
+ */
+import type { TeamEvent } from '../observe/types.js';
+import type { MailboxStore } from '../store/mailbox/index.js';
+import type { Message } from '../store/types.js';
+import { formatMail, mailIdsIn } from './prompts.js';
+
+/** Where mail goes while a run is busy: the runtime's `enqueue`. */
+export type MailSink = (text: string) => void;
+
+export class MailDesk {
+  private readonly seen = new Set<string>();
+  /** Taken, not yet in a conversation. */
+  private readonly held = new Map<string, Message>();
+  /** Handed to a running conversation, waiting to appear in it. */
+  private readonly inFlight = new Map<string, Message>();
+  private sink: MailSink | null = null;
+  private polling = false;
+
+  constructor(
+    private readonly mailbox: MailboxStore,
+    private readonly agent: string,
+    private readonly log: (e: TeamEvent) => void,
+    /** Returns true when the message was a control message it fully handled. */
+    private readonly onControl: (m: Message) => boolean,
+  ) {}
+
+  /** Ordinary mail to answer now (the teammate is idle): held mail first, then a fresh batch. */
+  async takeForIdle(): Promise<Message[]> {
+    await this.takeBatch();
+    const out = [...this.held.values()];
+    this.held.clear();
+    for (const m of out) this.inFlight.set(m.id, m);
+    return out;
+  }
+
+  /** While a run is busy: new mail goes into the running conversation at its next tool boundary. */
+  attach(sink: MailSink): void {
+    this.sink = sink;
+  }
+
+  /** The run ended: mail it never entered is kept for the next idle turn. */
+  detach(): void {
+    this.sink = null;
+    for (const [id, m] of this.inFlight) this.held.set(id, m);
+    this.inFlight.clear();
+  }
+
+  async pollWhileBusy(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      await this.takeBatch();
+      if (!this.sink || this.held.size === 0) return;
+      const batch = [...this.held.values()];
+      this.held.clear();
+      for (const m of batch) this.inFlight.set(m.id, m);
+      this.sink(formatMail(batch));
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Called with the text of every `user` event: mail seen there is in the conversation, so ack it. */
+  async confirm(text: string): Promise<void> {
+    const ids = mailIdsIn(text).filter((id) => this.inFlight.has(id));
+    if (ids.length === 0) return;
+    for (const id of ids) this.inFlight.delete(id);
+    await this.ack(ids);
+  }
+
+  private async takeBatch(): Promise<void> {
+    const batch = await this.mailbox.take(this.agent);
+    const done: string[] = [];
+    for (const m of batch) {
+      if (this.seen.has(m.id) || this.held.has(m.id) || this.inFlight.has(m.id)) {
+        if (this.seen.has(m.id)) done.push(m.id); // redelivered after a crash: already in a conversation
+        continue;
+      }
+      if (this.onControl(m)) {
+        done.push(m.id);
+        continue;
+      }
+      this.held.set(m.id, m);
+    }
+    if (done.length) await this.ack(done);
+  }
+
+  private async ack(ids: string[]): Promise<void> {
+    for (const id of ids) this.seen.add(id);
+    await this.mailbox.ack(this.agent, ids);
+    for (const id of ids) this.log({ type: 'message_delivered', id, to: this.agent });
+  }
+}

@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { AgentRuntime } from '../agent/runtime.js';
+import type { AgentEvent } from '../agent/types.js';
+import type { PermissionPolicy } from '../agent/permissions/types.js';
+import { createHookRunner } from '../hooks/index.js';
+import { builtinTools } from '../tools/index.js';
+import type { AnyTool, ToolOutput } from '../tools/types.js';
+import { teammateCanUseTool } from './approvals.js';
+import { respondShutdown } from './control.js';
+import type { TeammateHost } from './host.js';
+import { askAndWait } from './approvals.js';
+import { teammateSystemPrompt } from './prompts.js';
+import { protocolTools, TEAM_TOOL_RULES, teamTools } from './tools/index.js';
+import { rosterOf } from '../config/load.js';
+
+export const transcriptsDir = (repoRoot: string, agent: string): string =>
+  join(repoRoot, '.team', 'state', 'transcripts', agent);
+
+const EDITING = new Set(['write', 'edit', 'bash']);
+
+/** Plan mode: editing tools answer with a refusal until the plan is approved. */
+function gatePlan(host: TeammateHost, tool: AnyTool): AnyTool {
+  if (!EDITING.has(tool.name)) return tool;
+  return {
+    ...tool,
+    run: async (input, ctx): Promise<ToolOutput> => {
+      if (!host.planApproved && !tool.isReadOnly(input)) {
+        return { content: `Refused: ${tool.name} needs an approved plan. Call request_plan_approval first.`, isError: true };
+      }
+      return tool.run(input, ctx);
+    },
+  };
+}
+
+function toolsFor(host: TeammateHost, readOnly: boolean): AnyTool[] {
+  const cfg = host.deps.data.teammate;
+  let tools = [...builtinTools(), ...teamTools(), ...protocolTools(cfg.planMode)];
+  if (cfg.tools) tools = tools.filter((t) => cfg.tools!.includes(t.name) || t.name.startsWith('task_') || t.name === 'send_message' || t.name === 'shutdown_response' || t.name === 'request_plan_approval');
+  if (readOnly) tools = tools.filter((t) => !EDITING.has(t.name) || t.name === 'bash');
+  return cfg.planMode ? tools.map((t) => gatePlan(host, t)) : tools;
+}
+
+function policyFor(host: TeammateHost, readOnly: boolean): PermissionPolicy {
+  const configured = host.deps.data.teammate.permissions ?? host.deps.data.team.permissions;
+  const base = { ...configured, allow: [...TEAM_TOOL_RULES, ...configured.allow] };
+  // Answering mail runs in the shared tree: nothing there may change.
+  return readOnly ? { ...base, defaultMode: base.defaultMode === 'bypassPermissions' ? 'default' : base.defaultMode, deny: [...base.deny, 'Edit', 'Write'] } : base;
+}
+
+export interface RuntimeSpec {
+  cwd: string;
+  worktree: string | null;
+  /** Answering mail in the shared tree: no editing tools. */
+  readOnly: boolean;
+  parentId: string;
+  onEvent: (e: AgentEvent) => void;
+}
+
+export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): AgentRuntime {
+  const { data, tasks, mailbox } = host.deps;
+  const cfg = data.teammate;
+  const roster = rosterOf(data.team);
+  const approvalDeps = {
+    repoRoot: data.repoRoot,
+    agent: host.name,
+    mailbox,
+    waiters: host.waiters,
+    timeoutMs: data.team.approvalTimeoutMs,
+    currentTask: () => host.status.current.task,
+    log: host.deps.log,
+    onWaiting: (waiting: boolean) => void host.setState(waiting ? 'waiting' : 'working', host.status.current.task),
+  };
+  const hooks = createHookRunner(host.deps.hooks, { cwd: spec.cwd });
+  return new AgentRuntime({
+    model: host.deps.model,
+    cwd: spec.cwd,
+    tools: toolsFor(host, spec.readOnly),
+    systemPrompt: teammateSystemPrompt({ name: host.name, role: cfg.role, roster, worktree: spec.worktree, planMode: cfg.planMode }),
+    agentName: host.name,
+    maxTurns: cfg.maxTurns,
+    maxBudgetUsd: cfg.maxBudgetUsd,
+    maxTokens: data.team.maxTokens,
+    permissionPolicy: policyFor(host, spec.readOnly),
+    canUseTool: teammateCanUseTool(approvalDeps),
+    hooks,
+    parentId: spec.parentId,
+    depth: 0,
+    transcriptDir: transcriptsDir(data.repoRoot, host.name),
+    prices: data.team.prices,
+    onEvent: spec.onEvent,
+    services: {
+      team: { tasks, mailbox, roster: () => roster, self: host.name, onSent: (m: { id: string; to: string; type: string }) => host.deps.log({ type: 'message_sent', id: m.id, from: host.name, to: m.to, messageType: m.type }) },
+      protocol: {
+        requestPlanApproval: async (plan: string, signal: AbortSignal) => {
+          const verdict = await askAndWait(approvalDeps, { kind: 'plan', input: plan, summary: plan.slice(0, 200) }, signal);
+          if (typeof verdict === 'string') return { approved: false, reason: verdict === 'timeout' ? 'no answer in time' : 'interrupted' };
+          host.planApproved = verdict.approve;
+          return { approved: verdict.approve, reason: verdict.reason };
+        },
+        respondShutdown: async (requestId: string, approve: boolean, reason: string) => {
+          const to = host.shutdownRequests.get(requestId);
+          if (!to) return `No pending shutdown request ${requestId}.`;
+          return respondShutdown(host, requestId, to, approve, reason);
+        },
+      },
+    },
+  });
+}

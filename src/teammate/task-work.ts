@@ -1,0 +1,113 @@
+/**
+ * One task, start to finish: its worktree, a fresh conversation, heartbeats
+ * through the lease, mail entering at tool boundaries, then completion (handed
+ * to the merge queue when worktrees are on), failure, or release on stop.
+ */
+import type { AgentRuntime } from '../agent/runtime.js';
+import type { AgentEvent, ResultEvent } from '../agent/types.js';
+import { createHookRunner } from '../hooks/index.js';
+import type { Task } from '../store/types.js';
+import type { ActiveRun, TeammateHost } from './host.js';
+import { taskPrompt } from './prompts.js';
+import { createTeammateRuntime } from './runtime-factory.js';
+import { finishTask } from './task-finish.js';
+
+const MAX_HOOK_ROUNDS = 3;
+
+export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
+  let runtime: AgentRuntime | null = null;
+  let interrupted = false;
+  const done = (async () => {
+    const cwd = await prepareWorktree(host, task);
+    if (cwd === null) return;
+    host.planApproved = false;
+    const touched = new Set<string>();
+    runtime = createTeammateRuntime(host, {
+      cwd: cwd.path,
+      worktree: cwd.worktree,
+      readOnly: false,
+      parentId: task.id,
+      onEvent: (e) => onRuntimeEvent(host, e, touched),
+    });
+    if (interrupted) runtime.interrupt();
+    host.desk.attach((text) => runtime?.enqueue(text));
+    try {
+      const deps = task.blockedBy.map((id) => host.deps.tasks.get(id)).filter((t): t is Task => !!t);
+      let result = await drain(runtime.submitMessage(taskPrompt(task, deps)));
+      for (let round = 0; result?.subtype === 'success' && round < MAX_HOOK_ROUNDS; round++) {
+        const feedback = await completionHooks(host, task, result, cwd.path);
+        if (!feedback) break;
+        result = await drain(runtime.submitMessage(feedback));
+      }
+      await finishTask(host, task, result, { worktree: cwd.worktree, branch: cwd.branch, touched: [...touched] });
+    } finally {
+      host.desk.detach();
+      runtime.close?.();
+    }
+  })();
+  return {
+    interrupt: () => {
+      interrupted = true;
+      (runtime as AgentRuntime | null)?.interrupt();
+    },
+    done,
+  };
+}
+
+async function prepareWorktree(host: TeammateHost, task: Task): Promise<{ path: string; worktree: string | null; branch: string | null } | null> {
+  const { data } = host.deps;
+  if (data.team.worktrees.mode === 'off') return { path: data.repoRoot, worktree: null, branch: null };
+  const grant = await host.deps.requestWorktree(task.id);
+  if (grant.ok && grant.path) return { path: grant.path, worktree: grant.path, branch: grant.branch ?? null };
+  // Isolation is never skipped silently: no worktree, no work.
+  const error = `could not create the worktree: ${grant.error ?? 'unknown error'}`;
+  await host.deps.tasks.fail(task.id, host.name, error);
+  host.deps.log({ type: 'task_failed', task: task.id, agent: host.name, error });
+  return null;
+}
+
+async function drain(events: AsyncGenerator<AgentEvent>): Promise<ResultEvent | null> {
+  let result: ResultEvent | null = null;
+  for await (const e of events) if (e.type === 'result') result = e;
+  return result;
+}
+
+function onRuntimeEvent(host: TeammateHost, e: AgentEvent, touched: Set<string>): void {
+  if (e.type === 'user') {
+    const c = e.message.content;
+    const text = typeof c === 'string' ? c : c.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+    void host.desk.confirm(text);
+  } else if (e.type === 'assistant') {
+    const c = e.message.content;
+    if (typeof c !== 'string') {
+      for (const b of c) {
+        if (b.type === 'tool_use' && (b.name === 'edit' || b.name === 'write')) {
+          const path = (b.input as { file_path?: unknown } | null)?.file_path;
+          if (typeof path === 'string') touched.add(path);
+        }
+      }
+    }
+  } else if (e.type === 'result') {
+    const usage = Object.values(e.usage).reduce(
+      (a, u) => ({
+        input_tokens: a.input_tokens + u.input_tokens,
+        output_tokens: a.output_tokens + u.output_tokens,
+        cache_read_input_tokens: a.cache_read_input_tokens + u.cache_read_input_tokens,
+        cache_creation_input_tokens: a.cache_creation_input_tokens + u.cache_creation_input_tokens,
+      }),
+      { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    );
+    host.status.addUsage(e.num_turns, usage, e.total_cost_usd);
+  }
+}
+
+/** TaskCompleted and TeammateIdle hooks: a block sends the teammate back to work with the hook's reason. */
+async function completionHooks(host: TeammateHost, task: Task, result: ResultEvent, cwd: string): Promise<string | null> {
+  const runner = createHookRunner(host.deps.hooks, { cwd });
+  const base = { teammate_name: host.name, task_id: task.id, task_subject: task.subject, result: result.result };
+  const completed = await runner.run('TaskCompleted', base);
+  if (completed.blocked) return `The completion of task ${task.id} was refused: ${completed.reason ?? 'no reason given'}. Fix it, then summarise again.`;
+  const idle = await runner.run('TeammateIdle', base);
+  if (idle.blocked) return `Before you stop: ${idle.reason ?? 'keep working'}`;
+  return null;
+}

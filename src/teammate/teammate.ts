@@ -1,0 +1,161 @@
+/**
+ * A teammate: idles until there is mail or a ready task, works on one thing at
+ * a time, and goes back to idle. Lifecycle: starting → idle ⇄ working
+ * (⇄ waiting for an approval) → stopping → stopped. The lead only ever says
+ * "look now" (`wake`); what to do is always read from the files.
+ */
+import type { HookSettings } from '../hooks/types.js';
+import type { ModelClient } from '../model/types.js';
+import type { TeamEvent } from '../observe/types.js';
+import type { MailboxStore } from '../store/mailbox/index.js';
+import type { TaskStore } from '../store/tasks/index.js';
+import { handleControlMessage } from './control.js';
+import type { ActiveRun, TeammateHost } from './host.js';
+import { MailDesk } from './mail-desk.js';
+import { answerMailWhileIdle } from './mail-session.js';
+import { StatusFile } from './status-file.js';
+import { workOnTask } from './task-work.js';
+import type { TeammateState, WorkerData } from './types.js';
+import { Waiters } from './waiters.js';
+
+export interface WorktreeGrant {
+  ok: boolean;
+  path?: string;
+  branch?: string;
+  error?: string;
+}
+
+export interface TeammateDeps {
+  data: WorkerData;
+  tasks: TaskStore;
+  mailbox: MailboxStore;
+  model: ModelClient;
+  /** Hooks from .claude/settings*.json and the team config, loaded once at start. */
+  hooks: HookSettings;
+  /** Asks the lead for the task's worktree (the lead serialises git work). */
+  requestWorktree: (taskId: string) => Promise<WorktreeGrant>;
+  log: (e: TeamEvent) => void;
+  onState: (state: TeammateState, task: string | null) => void;
+  /** Fallback re-check while idle, in case a wake was missed (files stay the truth). */
+  idleRecheckMs?: number;
+}
+
+export class Teammate implements TeammateHost {
+  readonly name: string;
+  readonly status: StatusFile;
+  readonly waiters = new Waiters();
+  readonly desk: MailDesk;
+  readonly shutdownRequests = new Map<string, string>();
+  planApproved = false;
+  private stopReason: string | null = null;
+  private wakeUp: (() => void) | null = null;
+  private wakePending = false;
+  private current: ActiveRun | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+
+  constructor(readonly deps: TeammateDeps) {
+    this.name = deps.data.teammate.name;
+    this.status = new StatusFile(deps.data.repoRoot, { name: this.name, model: deps.data.model, restarts: deps.data.restarts });
+    this.desk = new MailDesk(deps.mailbox, this.name, deps.log, (m) => handleControlMessage(this, m));
+  }
+
+  get stopping(): boolean {
+    return this.stopReason !== null;
+  }
+
+  /** "Look now": a task may be ready or mail may have arrived. */
+  wake(): void {
+    this.wakePending = true;
+    this.wakeUp?.();
+    if (this.current) void this.desk.pollWhileBusy();
+  }
+
+  /** Graceful stop: the current run is interrupted and its task goes back to the board with a note. */
+  stop(reason: string): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.status.current.note = reason;
+    this.current?.interrupt();
+    this.wakeUp?.();
+  }
+
+  async run(): Promise<void> {
+    this.startHeartbeat();
+    await this.setState('idle', null);
+    while (!this.stopping) {
+      if (await this.handleMail()) continue;
+      if (await this.takeNextTask()) continue;
+      await this.idle();
+    }
+    await this.setState('stopping', null, this.stopReason ?? undefined);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    await this.setState('stopped', null, this.stopReason ?? undefined);
+  }
+
+  async setState(state: TeammateState, task: string | null, note?: string): Promise<void> {
+    const before = this.status.state;
+    if (!(await this.status.transition(state, task, note))) return;
+    if (before === state) return;
+    this.deps.log({ type: 'teammate_state', agent: this.name, state, task });
+    this.deps.onState(state, task);
+  }
+
+  private async handleMail(): Promise<boolean> {
+    const batch = await this.desk.takeForIdle();
+    if (batch.length === 0) return false;
+    await this.setState('working', null);
+    await this.runToEnd(answerMailWhileIdle(this, batch));
+    if (!this.stopping) await this.setState('idle', null);
+    return true;
+  }
+
+  private async takeNextTask(): Promise<boolean> {
+    const claim = await this.deps.tasks.claimNext(this.name, this.deps.data.team.leaseMs);
+    if (!claim.ok || !claim.value) return false;
+    const task = claim.value;
+    this.deps.log({ type: 'task_claimed', task: task.id, agent: this.name, attempt: task.attempts + 1 });
+    await this.setState('working', task.id);
+    await this.runToEnd(workOnTask(this, task));
+    if (!this.stopping) await this.setState('idle', null);
+    return true;
+  }
+
+  private async runToEnd(run: ActiveRun): Promise<void> {
+    this.current = run;
+    if (this.stopping) run.interrupt();
+    try {
+      await run.done;
+    } finally {
+      this.current = null;
+    }
+  }
+
+  private async idle(): Promise<void> {
+    if (this.wakePending) {
+      this.wakePending = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.deps.idleRecheckMs ?? 5_000);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeUp = null;
+    this.wakePending = false;
+  }
+
+  private startHeartbeat(): void {
+    const every = Math.min(10_000, Math.max(200, Math.floor(this.deps.data.team.leaseMs / 3)));
+    this.heartbeatTimer = setInterval(() => void this.beat(), every);
+    this.heartbeatTimer.unref();
+  }
+
+  private async beat(): Promise<void> {
+    const task = this.status.current.task;
+    const handedToMerge = task ? this.deps.tasks.get(task)?.metadata.merge !== undefined : false;
+    if (task && !handedToMerge && this.status.state !== 'idle') await this.deps.tasks.renewLease(task, this.name, this.deps.data.team.leaseMs);
+    await this.status.heartbeat();
+  }
+}

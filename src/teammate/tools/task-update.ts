@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { Outcome, Task } from '../../store/types.js';
+import { cycleThrough } from '../../store/tasks/graph.js';
+import { defineTool } from '../../tools/types.js';
+import { teamServices } from './services.js';
+
+const InputSchema = z.strictObject({
+  id: z.string(),
+  status: z.enum(['cancelled', 'failed', 'pending']).optional(),
+  owner: z.string().nullable().optional(),
+  addBlockedBy: z.array(z.string()).optional(),
+  reason: z.string().optional().describe('Why: kept as a note on the task'),
+});
+type Change = z.infer<typeof InputSchema>;
+
+/** The change as a pure function of the freshly re-read task; the store checks the transition. */
+function applyChange(task: Task, by: string, change: Change, known: (id: string) => boolean): Outcome<Task> {
+  const unknown = (change.addBlockedBy ?? []).filter((id) => !known(id));
+  if (unknown.length) return { ok: false, error: `unknown task id(s) in addBlockedBy: ${unknown.join(', ')}` };
+  if (change.status === 'failed' && task.status === 'in_progress' && task.owner !== by) {
+    return { ok: false, error: `only its owner (${task.owner}) may fail an in-progress task` };
+  }
+  const next: Task = { ...task, blockedBy: [...new Set([...task.blockedBy, ...(change.addBlockedBy ?? [])])] };
+  if (change.owner !== undefined) next.owner = change.owner;
+  if (change.status) {
+    next.status = change.status;
+    if (change.status !== 'pending') next.lease = null;
+    if (change.status === 'failed') next.result = { summary: change.reason ?? 'failed', error: change.reason ?? 'failed' };
+  }
+  if (change.reason) next.notes = [...task.notes, { ts: new Date().toISOString(), by, text: change.reason }];
+  return { ok: true, value: next };
+}
+
+export const taskUpdateTool = defineTool({
+  name: 'task_update',
+  description:
+    'Change a task: add dependencies (addBlockedBy), set its owner, cancel it, or mark a task you own failed ' +
+    '(status "failed" with a reason). Only legal status changes are accepted; a dependency cycle is refused. ' +
+    'Your current task is completed for you when you finish your answer; do not complete it here.',
+  inputSchema: InputSchema,
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  run: async (input, ctx) => {
+    const team = teamServices(ctx);
+    const { tasks } = team;
+    if (input.addBlockedBy?.length) {
+      const graph = new Map(tasks.list().map((t) => [t.id, t]));
+      const cycle = cycleThrough(graph, input.id, input.addBlockedBy);
+      if (cycle) return { content: `Task ${input.id} not changed: dependency cycle ${cycle.join(' → ')}`, isError: true };
+    }
+    const outcome = await tasks.update(input.id, (t) => applyChange(t, team.self, input, (id) => !!tasks.get(id)));
+    if (!outcome.ok) return { content: `Task ${input.id} not changed: ${outcome.error}`, isError: true };
+    const t = outcome.value;
+    return {
+      content: `Task ${t.id} is now ${t.status}${t.owner ? ` (owner ${t.owner})` : ''}; blocked by [${t.blockedBy.join(', ')}]`,
+      summary: `task ${t.id} → ${t.status}`,
+    };
+  },
+});

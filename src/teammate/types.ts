@@ -1,0 +1,85 @@
+/**
+ * The teammate's lifecycle and the messages between the lead and a teammate's
+ * worker thread. The lead never tells a worker *what* to do: files are the
+ * truth, and a `wake` only means "look now". Everything here crosses the
+ * thread boundary with structuredClone, so it is plain data, validated on
+ * arrival with zod.
+ */
+import { z } from 'zod';
+import { TeamConfigSchema, TeammateConfigSchema } from '../config/schema.js';
+
+/** starting → idle ⇄ working → stopping → stopped; any state may become `dead` (seen by the lead only). */
+export const TeammateStateSchema = z.enum(['starting', 'idle', 'working', 'waiting', 'stopping', 'stopped', 'dead']);
+export type TeammateState = z.infer<typeof TeammateStateSchema>;
+
+const ALLOWED: Record<TeammateState, TeammateState[]> = {
+  starting: ['idle', 'stopping', 'stopped'],
+  idle: ['working', 'stopping', 'stopped'],
+  working: ['idle', 'waiting', 'stopping', 'stopped'],
+  waiting: ['working', 'idle', 'stopping', 'stopped'],
+  stopping: ['stopped'],
+  stopped: [],
+  dead: [],
+};
+
+/** The one place that says which state changes are legal. */
+export const canTransition = (from: TeammateState, to: TeammateState): boolean =>
+  from === to || ALLOWED[from].includes(to) || to === 'dead';
+
+/** `.team/state/agents/<name>.json`: what `teamd status` reads to tell idle from working from dead. */
+export const AgentStatusSchema = z.object({
+  name: z.string(),
+  state: TeammateStateSchema,
+  pid: z.number(),
+  threadId: z.number().optional(),
+  task: z.string().nullable(),
+  heartbeat: z.iso.datetime(),
+  startedAt: z.iso.datetime(),
+  turns: z.number(),
+  tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() }),
+  costUsd: z.number(),
+  model: z.string(),
+  note: z.string().optional(),
+  restarts: z.number().default(0),
+});
+export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+
+export const WorkerDataSchema = z.object({
+  repoRoot: z.string(),
+  teammate: TeammateConfigSchema,
+  team: TeamConfigSchema,
+  /** The model spec actually used (teammate's, else the team's). */
+  model: z.string(),
+  /** When set, model calls go to the lead over IPC (scripted models are shared by the whole team). */
+  modelViaLead: z.boolean(),
+  restarts: z.number(),
+  idleRecheckMs: z.number().optional(),
+});
+export type WorkerData = z.infer<typeof WorkerDataSchema>;
+
+/** Lead → worker. */
+export const ToWorkerSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('wake'), reason: z.string(), tasks: z.array(z.string()).default([]) }),
+  z.object({ type: z.literal('stop'), reason: z.string() }),
+  z.object({ type: z.literal('model_event'), callId: z.string(), event: z.unknown() }),
+  z.object({
+    type: z.literal('worktree_ready'),
+    requestId: z.string(),
+    ok: z.boolean(),
+    path: z.string().optional(),
+    branch: z.string().optional(),
+    error: z.string().optional(),
+  }),
+]);
+export type ToWorker = z.infer<typeof ToWorkerSchema>;
+
+/** Worker → lead. */
+export const FromWorkerSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('state'), state: TeammateStateSchema, task: z.string().nullable() }),
+  z.object({ type: z.literal('event'), event: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('model_call'), callId: z.string(), request: z.unknown() }),
+  z.object({ type: z.literal('model_abort'), callId: z.string() }),
+  z.object({ type: z.literal('worktree_request'), requestId: z.string(), taskId: z.string() }),
+  z.object({ type: z.literal('stopped') }),
+]);
+export type FromWorker = z.infer<typeof FromWorkerSchema>;

@@ -1,0 +1,70 @@
+/**
+ * The entry of a teammate's worker thread. It builds the teammate from
+ * `workerData`, wires the lead's messages to it, and runs it until it stops.
+ */
+import { randomUUID } from 'node:crypto';
+import { parentPort, workerData } from 'node:worker_threads';
+import { rosterOf } from '../config/load.js';
+import { loadHookSettings } from '../hooks/index.js';
+import { createModelClient } from '../model/index.js';
+import type { ModelClient, ModelStreamEvent } from '../model/types.js';
+import { EventLog } from '../observe/event-log.js';
+import { MailboxStore } from '../store/mailbox/index.js';
+import { TaskStore } from '../store/tasks/index.js';
+import { IpcModelClient } from './ipc-model.js';
+import { Teammate, type WorktreeGrant } from './teammate.js';
+import { FromWorkerSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type WorkerData } from './types.js';
+
+const port = parentPort;
+if (!port) throw new Error('teammate/worker.ts must run in a worker thread');
+const post = (m: FromWorker): void => port.postMessage(FromWorkerSchema.parse(m));
+
+async function modelFor(data: WorkerData): Promise<ModelClient> {
+  if (data.modelViaLead) return new IpcModelClient(data.model, port!);
+  return createModelClient(data.model, { maxTokens: data.team.maxTokens, fallbackModel: data.team.fallbackModel, prices: data.team.prices, cwd: data.repoRoot });
+}
+
+async function main(): Promise<void> {
+  const data = WorkerDataSchema.parse(workerData);
+  const tasks = await TaskStore.open(data.repoRoot);
+  const mailbox = new MailboxStore(data.repoRoot, { roster: rosterOf(data.team) });
+  const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));
+  const model = await modelFor(data);
+  const hooks = await loadHookSettings(data.repoRoot, data.team.hooks);
+  for (const problem of hooks.problems) events.append({ type: 'notice', agent: data.teammate.name, message: `hooks: ${problem}` });
+  const worktrees = new Map<string, (g: WorktreeGrant) => void>();
+  const teammate = new Teammate({
+    data,
+    tasks,
+    mailbox,
+    model,
+    hooks: hooks.settings,
+    idleRecheckMs: data.idleRecheckMs,
+    log: (e) => events.append(e),
+    onState: (state, task) => post({ type: 'state', state, task }),
+    requestWorktree: (taskId) =>
+      new Promise((resolve) => {
+        const requestId = randomUUID();
+        worktrees.set(requestId, resolve);
+        post({ type: 'worktree_request', requestId, taskId });
+      }),
+  });
+  port!.on('message', (raw: unknown) => {
+    const msg = ToWorkerSchema.safeParse(raw);
+    if (!msg.success) return;
+    const m = msg.data;
+    if (m.type === 'wake') {
+      void Promise.all(m.tasks.map((id) => tasks.refresh(id))).then(() => teammate.wake());
+    } else if (m.type === 'stop') teammate.stop(m.reason);
+    else if (m.type === 'model_event' && model instanceof IpcModelClient) model.receive(m.callId, m.event as ModelStreamEvent);
+    else if (m.type === 'worktree_ready') {
+      worktrees.get(m.requestId)?.({ ok: m.ok, path: m.path, branch: m.branch, error: m.error });
+      worktrees.delete(m.requestId);
+    }
+  });
+  await teammate.run();
+  post({ type: 'stopped' });
+  port!.close();
+}
+
+void main();

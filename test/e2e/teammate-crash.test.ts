@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import type { Lead } from '../../src/lead/lead.js';
+import { makeTeamRepo, startLead, until, type TeamRepo } from './support/harness.js';
+
+let repo: TeamRepo;
+let lead: Lead | undefined;
+afterEach(async () => {
+  await lead?.stop('test over');
+  repo.cleanup();
+});
+
+it('a teammate killed mid-task: its task is reclaimed and completed by another', async () => {
+  // First attempt leaves a marker and hangs in bash; the retry sees the marker and finishes.
+  const command = 'if [ -f attempted ]; then echo second-attempt; else touch attempted; sleep 60; fi';
+  repo = makeTeamRepo({
+    script: {
+      rules: [
+        { conversation: 'Task slow:', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'bash', input: { command } }] },
+        { conversation: 'Task slow:', turn: 1, match: 'second-attempt', content: [{ type: 'text', text: 'finished on the second attempt' }] },
+      ],
+    },
+    config: { teammates: [{ name: 'ann' }, { name: 'bob' }], worktrees: { mode: 'off' }, permissions: { defaultMode: 'bypassPermissions' } },
+  });
+  repo.writeTask('slow', { subject: 'a slow task' });
+  const started = await startLead(repo);
+  lead = started.lead;
+  const l = lead;
+  await until(l, () => existsSync(join(repo.dir, 'attempted')), 30_000, 'the first attempt to start');
+  const first = l.tasks.get('slow')!.owner!;
+  await l.killTeammate(first);
+  await until(l, () => l.tasks.get('slow')?.status === 'completed', 60_000, 'the task to complete');
+  const task = l.tasks.get('slow')!;
+  expect(task.attempts).toBe(1);
+  expect(task.result?.summary).toContain('second attempt');
+  expect(started.events.some((e) => e.type === 'teammate_crashed' && e.agent === first)).toBe(true);
+  expect(started.events.some((e) => e.type === 'task_reclaimed' && e.task === 'slow')).toBe(true);
+  await until(l, () => l.pool.stateOf(first)?.state === 'idle', 30_000, 'the crashed teammate to be back');
+}, 120_000);
