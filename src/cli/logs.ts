@@ -1,85 +1,195 @@
-import { existsSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { renderTranscriptLine } from '../observe/transcript-view.js';
+import { loadConfig } from '../config/load.js';
+import type { PriceOverrides } from '../model/pricing.js';
+import { daemonLogPath, formatDaemonLogLine, parseDaemonLog } from '../observe/daemon-log.js';
+import { eventLogPath } from '../observe/event-log.js';
+import { formatEvent } from '../observe/format-event.js';
+import {
+  parseTranscriptText,
+  sessionFiles,
+  transcriptsRoot,
+  TranscriptRenderer,
+  type TranscriptLine,
+} from '../observe/transcript-view.js';
+import type { LoggedEvent } from '../observe/types.js';
 import { AgentNameSchema } from '../store/types.js';
-import { transcriptsDir } from '../teammate/runtime-factory.js';
 import { fail } from './cli-error.js';
 import { printLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
-interface LogsOptions extends DirOption {
+export interface LogsOptions extends DirOption {
   follow?: boolean;
   task?: string;
   json?: boolean;
+  daemon?: boolean;
+  events?: boolean;
 }
 
 export function registerLogsCommand(program: Command): void {
   addDirOption(
-    program.command('logs <agent>').description("an agent's transcripts, readably (teammate name or lead)"),
+    program
+      .command('logs [agent]')
+      .description(
+        "an agent's transcripts readably (teammate name or lead), the daemon's log (--daemon), or the team events (--events)",
+      ),
   )
-    .option('-f, --follow', 'keep printing as the agent works')
-    .option('--task <id>', 'only the sessions of this task')
+    .option('-f, --follow', 'keep printing as it grows (Ctrl+C stops)')
+    .option('--task <id>', "only the agent's sessions for this task")
     .option('--json', 'print the raw JSON lines')
-    .action(logs);
+    .option('--daemon', "the daemon's own log, .team/state/daemon.log")
+    .option('--events', 'the team events, .team/state/events.jsonl')
+    .action((agent: string | undefined, o: LogsOptions) => logs(agent, o));
 }
 
-type Parsed = Record<string, unknown>;
+const useColour = (): boolean => process.stdout.isTTY === true && !process.env.NO_COLOR;
 
-function sessionFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .map((f) => join(dir, f))
-    .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
-}
+/** Prints what each file gained since the last call; only complete lines, so a line being written waits. */
+class FileTail {
+  private readonly offsets = new Map<string, number>();
 
-function parseLines(text: string): Parsed[] {
-  const out: Parsed[] = [];
-  for (const l of text.split('\n')) {
-    if (!l.trim()) continue;
-    try {
-      out.push(JSON.parse(l) as Parsed);
-    } catch {
-      // a line being written right now
+  constructor(private readonly onText: (file: string, text: string) => void) {}
+
+  async poll(files: readonly string[]): Promise<void> {
+    for (const file of files) {
+      const from = this.offsets.get(file) ?? 0;
+      const text = await readFrom(file, from);
+      const end = text.lastIndexOf('\n') + 1;
+      if (!end) continue;
+      this.offsets.set(file, from + Buffer.byteLength(text.slice(0, end)));
+      this.onText(file, text.slice(0, end));
     }
   }
-  return out;
 }
 
-/** A session belongs to a task when its runtime was started for it (events carry the task id as parent_id). */
-const ofTask = (lines: Parsed[], task?: string): boolean => !task || lines.some((l) => l.parent_id === task);
-
-function print(lines: Parsed[], json?: boolean): void {
-  for (const l of lines) {
-    if (json) printLine(JSON.stringify(l));
-    else for (const r of renderTranscriptLine(l)) printLine(r);
+async function readFrom(file: string, offset: number): Promise<string> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const buffer = Buffer.alloc(Math.max(0, size - offset));
+      await handle.read(buffer, 0, buffer.length, offset);
+      return buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return '';
   }
 }
 
-async function logs(agent: string, options: LogsOptions): Promise<void> {
-  if (!AgentNameSchema.safeParse(agent).success) fail(`unknown agent name "${agent}"`);
-  const dir = transcriptsDir(resolveRepoDir(options), agent);
-  const offsets = new Map<string, number>();
-  const flush = () => {
-    for (const file of sessionFiles(dir)) {
-      const text = readFileSync(file, 'utf8');
-      const from = offsets.get(file) ?? 0;
-      const end = text.lastIndexOf('\n') + 1;
-      if (end <= from) continue;
-      offsets.set(file, end);
-      const lines = parseLines(text.slice(from, end));
-      if (ofTask(parseLines(text.slice(0, end)), options.task)) print(lines, options.json);
+/** One transcript session being printed: its renderer, and whether it belongs to `--task` (unknown until a line says). */
+interface SessionPrint {
+  renderer: TranscriptRenderer;
+  matches: boolean | null;
+  held: TranscriptLine[];
+}
+
+function transcriptPrinter(
+  options: LogsOptions,
+  prices: PriceOverrides,
+): (file: string, text: string) => void {
+  const sessions = new Map<string, SessionPrint>();
+  const print = (s: SessionPrint, line: TranscriptLine): void => {
+    if (options.json) printLine(JSON.stringify(line));
+    else for (const l of s.renderer.render(line)) printLine(l);
+  };
+  return (file, text) => {
+    let s = sessions.get(file);
+    if (!s)
+      sessions.set(
+        file,
+        (s = {
+          renderer: new TranscriptRenderer({ color: useColour(), prices }),
+          matches: options.task ? null : true,
+          held: [],
+        }),
+      );
+    for (const line of parseTranscriptText(text)) {
+      if (s.matches === null && 'parent_id' in line) {
+        s.matches = line.parent_id === options.task;
+        if (s.matches) for (const h of s.held.splice(0)) print(s, h);
+      }
+      if (s.matches === null) s.held.push(line);
+      else if (s.matches) print(s, line);
     }
   };
-  if (!existsSync(dir) && !options.follow) fail(`no transcripts for "${agent}" in ${dir}`);
-  flush();
-  if (!options.follow) return;
+}
+
+function daemonPrinter(options: LogsOptions): (file: string, text: string) => void {
+  return (_file, text) => {
+    for (const line of parseDaemonLog(text))
+      printLine(options.json ? JSON.stringify(line) : formatDaemonLogLine(line, useColour()));
+  };
+}
+
+function eventPrinter(options: LogsOptions): (file: string, text: string) => void {
+  return (_file, text) => {
+    for (const line of parseTranscriptText(text) as unknown as LoggedEvent[]) {
+      if (options.json) printLine(JSON.stringify(line));
+      else {
+        const readable = formatEvent(line);
+        if (readable !== null) printLine(`${line.ts.replace('T', ' ')}  ${readable}`);
+      }
+    }
+  };
+}
+
+/** Re-polls on every change under `folder` (when it exists) and every second, until SIGINT or SIGTERM. */
+async function follow(folder: string, poll: () => Promise<void>): Promise<void> {
+  let watcher: FSWatcher | null = null;
+  let busy = Promise.resolve();
+  const again = (): void => {
+    busy = busy.then(poll);
+  };
+  const attach = (): void => {
+    if (watcher || !existsSync(folder)) return;
+    watcher = watch(folder, { recursive: true }, again);
+    watcher.on('error', () => undefined);
+  };
+  attach();
+  const tick = setInterval(() => {
+    attach();
+    again();
+  }, 1000);
   await new Promise<void>((resolve) => {
-    const watcher = watch(join(dir, '..'), { recursive: true }, () => flush());
-    process.once('SIGINT', () => {
-      watcher.close();
-      resolve();
-    });
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
   });
+  clearInterval(tick);
+  (watcher as FSWatcher | null)?.close();
+  await busy;
+}
+
+export async function logs(agent: string | undefined, options: LogsOptions): Promise<void> {
+  const repoRoot = resolveRepoDir(options);
+  let files: () => string[];
+  let onText: (file: string, text: string) => void;
+  let folder: string;
+  if (options.daemon || options.events) {
+    const file = options.daemon ? daemonLogPath(repoRoot) : eventLogPath(repoRoot);
+    if (!existsSync(file) && !options.follow)
+      fail(`no ${options.daemon ? 'daemon log' : 'event log'} yet: ${file}`);
+    [files, onText, folder] = [
+      () => [file],
+      options.daemon ? daemonPrinter(options) : eventPrinter(options),
+      dirname(file),
+    ];
+  } else {
+    if (!agent) fail('name an agent (a teammate or lead), or use --daemon or --events');
+    if (!AgentNameSchema.safeParse(agent).success) fail(`invalid agent name "${agent}"`);
+    if (!sessionFiles(repoRoot, agent).length && !options.follow)
+      fail(`no transcripts for "${agent}" in ${transcriptsRoot(repoRoot)}`);
+    const loaded = await loadConfig(repoRoot);
+    [files, onText, folder] = [
+      () => sessionFiles(repoRoot, agent),
+      transcriptPrinter(options, loaded.ok ? loaded.config.prices : {}),
+      transcriptsRoot(repoRoot),
+    ];
+  }
+  const tail = new FileTail(onText);
+  await tail.poll(files());
+  if (options.follow) await follow(folder, () => tail.poll(files()));
 }

@@ -1,0 +1,103 @@
+/**
+ * The live source of `teamd top`: reads the team's files and says when they
+ * change. fs.watch on `.team/state` (recursively: status files, events,
+ * transcripts, requests, the merge queue) and on `.tasks`, `.mailboxes` and
+ * `.cron`, with a modest interval as a fallback (a folder created later, a
+ * file system without events) and so ages keep counting. Watch events are
+ * hints: bursts are coalesced into one re-read.
+ */
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import type { TeamConfig } from '../config/schema.js';
+import { TranscriptSpendReader } from '../observe/cost.js';
+import { readDashboardState } from './state.js';
+import type { DashboardState, TeamSource } from './types.js';
+
+export interface TeamSourceOptions {
+  /** The fallback refresh (default 2000 ms). */
+  refreshMs?: number;
+  /** Coalescing window for file events (default 150 ms). */
+  settleMs?: number;
+  /** A fixed clock (tests); default Date.now. */
+  now?: () => number;
+}
+
+const WATCHED: { path: string[]; recursive: boolean }[] = [
+  { path: ['.team', 'state'], recursive: true },
+  { path: ['.tasks'], recursive: false },
+  { path: ['.mailboxes'], recursive: false },
+  { path: ['.cron'], recursive: false },
+];
+
+/** Watches what exists of the team folders; folders that appear later are picked up on the next tick. */
+class FolderWatchers {
+  private readonly watchers = new Map<string, FSWatcher>();
+
+  constructor(
+    private readonly repoRoot: string,
+    private readonly onChange: () => void,
+  ) {}
+
+  ensure(): void {
+    for (const w of WATCHED) {
+      const dir = join(this.repoRoot, ...w.path);
+      if (this.watchers.has(dir) || !existsSync(dir)) continue;
+      try {
+        const watcher = watch(dir, { recursive: w.recursive, persistent: false }, () => this.onChange());
+        watcher.on('error', () => this.drop(dir));
+        this.watchers.set(dir, watcher);
+      } catch {
+        // removed between the check and the watch, or out of inotify watches: the interval still refreshes
+      }
+    }
+  }
+
+  private drop(dir: string): void {
+    this.watchers.get(dir)?.close();
+    this.watchers.delete(dir);
+  }
+
+  close(): void {
+    for (const dir of [...this.watchers.keys()]) this.drop(dir);
+  }
+}
+
+export function createTeamSource(
+  repoRoot: string,
+  config: TeamConfig,
+  options: TeamSourceOptions = {},
+): TeamSource {
+  const reader = new TranscriptSpendReader(repoRoot, config.prices);
+  let seen: number | undefined;
+  return {
+    async load(): Promise<DashboardState> {
+      const state = await readDashboardState(repoRoot, config, {
+        now: options.now?.(),
+        reader,
+        seenEvents: seen,
+      });
+      seen = state.eventCount;
+      return state;
+    },
+    watch(onChange) {
+      let timer: NodeJS.Timeout | null = null;
+      const settle = (): void => {
+        timer ??= setTimeout(() => {
+          timer = null;
+          onChange();
+        }, options.settleMs ?? 150);
+      };
+      const folders = new FolderWatchers(repoRoot, settle);
+      folders.ensure();
+      const tick = setInterval(() => {
+        folders.ensure();
+        onChange();
+      }, options.refreshMs ?? 2000);
+      return () => {
+        clearInterval(tick);
+        if (timer) clearTimeout(timer);
+        folders.close();
+      };
+    },
+  };
+}

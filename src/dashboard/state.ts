@@ -1,0 +1,137 @@
+import { rosterOf } from '../config/load.js';
+import type { TeamConfig } from '../config/schema.js';
+import { findStalls, lastProgressTimes, type Stall } from '../notify/stall.js';
+import { decideBudget } from '../observe/budget.js';
+import {
+  costReport,
+  type CostReport,
+  type TokenCounts,
+  type TranscriptSpendReader,
+} from '../observe/cost.js';
+import { readEvents } from '../observe/event-log.js';
+import { readTeamStatus, type TeamStatus } from '../observe/status.js';
+import type { LoggedEvent } from '../observe/types.js';
+import { MailboxStore } from '../store/mailbox/index.js';
+import { TaskStore } from '../store/tasks/index.js';
+import type { BudgetState } from '../observe/budget.js';
+import { readAgentStatuses } from '../teammate/status-file.js';
+import { taskDepths } from './task-graph.js';
+import type { DashboardState, MailboxView, TaskNode, TeammateView } from './types.js';
+
+export interface ReadStateOptions {
+  now?: number;
+  /** Keeps transcript reading incremental across refreshes. */
+  reader?: TranscriptSpendReader;
+  /** How many events the state keeps (default 50). */
+  eventsKept?: number;
+  /** Events already seen: those after it are `fresh`. Undefined on the first read (nothing is fresh). */
+  seenEvents?: number;
+}
+
+/** Prompt tokens (fresh and cached) and output tokens: what a person means by "tokens in / out". */
+const promptAndOutput = (t: TokenCounts): { input: number; output: number } => ({
+  input: t.input + t.cacheRead + t.cacheWrite,
+  output: t.output,
+});
+
+function teammateViews(
+  status: TeamStatus,
+  stalls: Stall[],
+  cost: CostReport,
+  budget: BudgetState,
+): TeammateView[] {
+  return status.teammates.map((t) => {
+    const spent = cost.rows.find((r) => r.key === t.name);
+    const stall = stalls.find((s) => s.agent === t.name)?.reason ?? null;
+    const progressStall = t.state === 'working' && stall === 'no_progress';
+    return {
+      name: t.name,
+      look: progressStall ? 'stalled' : t.state,
+      task: t.task,
+      heartbeatAgeMs: t.heartbeatAgeMs,
+      turns: t.turns,
+      tokens: promptAndOutput(spent?.tokens ?? t.tokens),
+      costUsd: spent?.costUsd ?? t.costUsd,
+      overBudget: budget.overTeammates.includes(t.name),
+      stall: t.state === 'stalled' ? 'no_heartbeat' : progressStall ? 'no_progress' : null,
+    };
+  });
+}
+
+async function taskNodes(repoRoot: string): Promise<TaskNode[]> {
+  const store = await TaskStore.open(repoRoot, { normalise: false });
+  const tasks = store.list();
+  const depths = taskDepths(tasks);
+  return tasks.map((t) => ({
+    id: t.id,
+    subject: t.subject,
+    status: t.status,
+    owner: t.owner,
+    blockedBy: t.blockedBy,
+    waitingFor: store.blockers(t.id),
+    ready: store.isReady(t.id),
+    merge: (t.metadata.merge as { state?: string } | undefined)?.state ?? null,
+    depth: depths.get(t.id) ?? null,
+  }));
+}
+
+async function mailboxViews(repoRoot: string, config: TeamConfig): Promise<MailboxView[]> {
+  const store = new MailboxStore(repoRoot);
+  const withInbox = await store.agents();
+  const agents = [...new Set([...rosterOf(config).filter((a) => a !== 'user'), ...withInbox])];
+  const views: MailboxView[] = [];
+  for (const agent of agents) {
+    const inbox = await store.peek(agent);
+    const latest = inbox.at(-1) ?? (await store.history(agent, 1)).at(-1) ?? null;
+    views.push({
+      agent,
+      unread: inbox.length,
+      latest: latest && { from: latest.from, type: latest.type, content: latest.content, ts: latest.ts },
+    });
+  }
+  return views;
+}
+
+/** The team is finished when no lead runs and the last run of the lead ended (team_finished or daemon_stopped). */
+function isFinished(events: readonly LoggedEvent[], leadRunning: boolean): boolean {
+  if (leadRunning) return false;
+  const start = events.findLastIndex((e) => e.type === 'daemon_started');
+  return events.slice(start + 1).some((e) => e.type === 'team_finished' || e.type === 'daemon_stopped');
+}
+
+/** Everything `teamd top` shows, read from the files of `repoRoot`. */
+export async function readDashboardState(
+  repoRoot: string,
+  config: TeamConfig,
+  options: ReadStateOptions = {},
+): Promise<DashboardState> {
+  const now = options.now ?? Date.now();
+  const status = await readTeamStatus(repoRoot, config, now);
+  const events = readEvents(repoRoot);
+  const statuses = readAgentStatuses(repoRoot);
+  const progress = lastProgressTimes(
+    repoRoot,
+    statuses.map((s) => s.name),
+    events,
+  );
+  const stalls = findStalls(statuses, progress, config.stallAfterMs, now);
+  const cost = await costReport(repoRoot, 'teammate', { prices: config.prices, reader: options.reader });
+  const budget = decideBudget(Object.fromEntries(cost.rows.map((r) => [r.key, r.costUsd])), config);
+  return {
+    now,
+    lead: status.lead,
+    teammates: teammateViews(status, stalls, cost, budget),
+    tasks: await taskNodes(repoRoot),
+    taskCounts: status.tasks.counts,
+    events: events.slice(-(options.eventsKept ?? 50)),
+    eventCount: events.length,
+    fresh: options.seenEvents === undefined ? [] : events.slice(options.seenEvents),
+    mail: await mailboxViews(repoRoot, config),
+    cron: status.cron,
+    merges: status.merges,
+    approvals: status.approvals,
+    cost,
+    budget,
+    finished: isFinished(events, status.lead.running),
+  };
+}

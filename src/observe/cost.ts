@@ -1,0 +1,285 @@
+/**
+ * What the team spent, from the usage recorded in transcripts
+ * (`.team/state/transcripts/<agent>/<session>.jsonl`).
+ *
+ * A finished run's `result` event is the record: usage per model, and
+ * `total_cost_usd` as priced when the run happened. A run still going has only
+ * its `assistant` events, each carrying one model call's usage; those are
+ * priced per call with the current prices. Only depth-0 events count: a
+ * subagent's spending is inside its parent's result. A run belongs to the task
+ * in its events' `parent_id`; `mail:<id>` runs answered messages.
+ */
+import { open } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { z } from 'zod';
+import { costOf, type PriceOverrides } from '../model/pricing.js';
+import { emptyUsage, type Usage } from '../model/types.js';
+import { addUsage } from '../model/usage.js';
+import { parseTranscriptText, sessionFiles, transcriptAgents } from './transcript-view.js';
+
+export const COST_GROUPINGS = ['teammate', 'task', 'model'] as const;
+export type CostGrouping = (typeof COST_GROUPINGS)[number];
+
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface CostRow {
+  /** The teammate name, task id (`(messages)` / `(no task)` for other runs) or model name. */
+  key: string;
+  tokens: TokenCounts;
+  costUsd: number;
+  /** Runs (one `submitMessage` each) that spent in this row; a run using two models counts in both model rows. */
+  runs: number;
+}
+
+export interface CostReport {
+  by: CostGrouping;
+  /** Dearest first. */
+  rows: CostRow[];
+  total: Omit<CostRow, 'key'>;
+  /** Runs with no `result` yet (their cost is priced from their model calls). */
+  running: number;
+}
+
+/** One model's share of one run. */
+export interface Spend {
+  run: string;
+  agent: string;
+  task: string | null;
+  model: string;
+  usage: Usage;
+  costUsd: number;
+  finished: boolean;
+}
+
+const UsageSchema = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_read_input_tokens: z.number().default(0),
+  cache_creation_input_tokens: z.number().default(0),
+});
+const Traced = { parent_id: z.string().nullable().optional(), depth: z.number().optional() };
+const AssistantLineSchema = z.object({
+  type: z.literal('assistant'),
+  model: z.string(),
+  usage: UsageSchema,
+  ...Traced,
+});
+const ResultLineSchema = z.object({
+  type: z.literal('result'),
+  total_cost_usd: z.number(),
+  usage: z.record(z.string(), UsageSchema),
+  ...Traced,
+});
+
+interface Call {
+  model: string;
+  usage: Usage;
+}
+
+interface Session {
+  agent: string;
+  offset: number;
+  runs: number;
+  finished: Spend[];
+  open: Call[];
+  openTask: string | null;
+}
+
+/** Splits a run's recorded total over its models, by what each model's usage costs at today's prices. */
+function splitResult(
+  total: number,
+  usage: Record<string, Usage>,
+  prices: PriceOverrides,
+): { model: string; usage: Usage; costUsd: number }[] {
+  const models = Object.entries(usage);
+  const weights = models.map(([m, u]) => costOf(m, u, prices));
+  const tokenWeights = models.map(
+    ([, u]) => u.input_tokens + u.output_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens,
+  );
+  const basis = weights.some((w) => w > 0)
+    ? weights
+    : tokenWeights.some((w) => w > 0)
+      ? tokenWeights
+      : models.map(() => 1);
+  const sum = basis.reduce((a, b) => a + b, 0);
+  return models.map(([model, u], i) => ({ model, usage: u, costUsd: sum ? (total * basis[i]!) / sum : 0 }));
+}
+
+/** The open run's calls, summed per model and priced per call. */
+function openSpends(s: Session, file: string, prices: PriceOverrides): Spend[] {
+  const byModel = new Map<string, { usage: Usage; costUsd: number }>();
+  for (const c of s.open) {
+    const prev = byModel.get(c.model) ?? { usage: emptyUsage(), costUsd: 0 };
+    byModel.set(c.model, {
+      usage: addUsage(prev.usage, c.usage),
+      costUsd: prev.costUsd + costOf(c.model, c.usage, prices),
+    });
+  }
+  const run = `${file}#${s.runs}`;
+  return [...byModel].map(([model, v]) => ({
+    run,
+    agent: s.agent,
+    task: s.openTask,
+    model,
+    ...v,
+    finished: false,
+  }));
+}
+
+/**
+ * Reads transcripts incrementally: each session file is read from where the
+ * last call stopped (they are append-only), so `teamd top` can ask every
+ * refresh without re-reading megabytes.
+ */
+export class TranscriptSpendReader {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(
+    private readonly repoRoot: string,
+    private readonly prices: PriceOverrides = {},
+  ) {}
+
+  /** Every run's spending per model, finished runs and running ones. */
+  async spends(): Promise<Spend[]> {
+    const out: Spend[] = [];
+    for (const agent of transcriptAgents(this.repoRoot)) {
+      for (const file of sessionFiles(this.repoRoot, agent)) {
+        const s = await this.refresh(file);
+        out.push(...s.finished, ...openSpends(s, file, this.prices));
+      }
+    }
+    return out;
+  }
+
+  private async refresh(file: string): Promise<Session> {
+    let s = this.sessions.get(file);
+    if (!s) {
+      s = { agent: basename(dirname(file)), offset: 0, runs: 0, finished: [], open: [], openTask: null };
+      this.sessions.set(file, s);
+    }
+    const text = await readFrom(file, s.offset);
+    const end = text.lastIndexOf('\n') + 1;
+    s.offset += Buffer.byteLength(text.slice(0, end));
+    for (const line of parseTranscriptText(text.slice(0, end))) this.feed(s, file, line);
+    return s;
+  }
+
+  private feed(s: Session, file: string, line: Record<string, unknown>): void {
+    if (typeof line.depth === 'number' && line.depth > 0) return;
+    const call = AssistantLineSchema.safeParse(line);
+    if (call.success) {
+      s.open.push({ model: call.data.model, usage: call.data.usage });
+      s.openTask = call.data.parent_id ?? null;
+      return;
+    }
+    const result = ResultLineSchema.safeParse(line);
+    if (!result.success) return;
+    const run = `${file}#${s.runs}`;
+    const task = result.data.parent_id ?? null;
+    for (const part of splitResult(result.data.total_cost_usd, result.data.usage, this.prices)) {
+      s.finished.push({ run, agent: s.agent, task, ...part, finished: true });
+    }
+    s.runs += 1;
+    s.open = [];
+  }
+}
+
+/** The bytes of `file` from `offset` on, as text; empty when the file is gone. */
+async function readFrom(file: string, offset: number): Promise<string> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    if (size <= offset) return '';
+    const buffer = Buffer.alloc(size - offset);
+    await handle.read(buffer, 0, buffer.length, offset);
+    return buffer.toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    await handle?.close();
+  }
+}
+
+const tokensOf = (u: Usage): TokenCounts => ({
+  input: u.input_tokens,
+  output: u.output_tokens,
+  cacheRead: u.cache_read_input_tokens,
+  cacheWrite: u.cache_creation_input_tokens,
+});
+
+function taskKey(task: string | null): string {
+  if (task === null) return '(no task)';
+  return task.startsWith('mail:') ? '(messages)' : task;
+}
+
+const keyOf = (s: Spend, by: CostGrouping): string =>
+  by === 'teammate' ? s.agent : by === 'model' ? s.model : taskKey(s.task);
+
+/** Groups spending into a report (pure). */
+export function groupSpends(spends: readonly Spend[], by: CostGrouping): CostReport {
+  const rows = new Map<string, { usage: Usage; costUsd: number; runs: Set<string> }>();
+  for (const s of spends) {
+    const key = keyOf(s, by);
+    const row = rows.get(key) ?? { usage: emptyUsage(), costUsd: 0, runs: new Set<string>() };
+    rows.set(key, {
+      usage: addUsage(row.usage, s.usage),
+      costUsd: row.costUsd + s.costUsd,
+      runs: row.runs.add(s.run),
+    });
+  }
+  const all = spends.reduce((u, s) => addUsage(u, s.usage), emptyUsage());
+  return {
+    by,
+    rows: [...rows]
+      .map(([key, r]) => ({ key, tokens: tokensOf(r.usage), costUsd: r.costUsd, runs: r.runs.size }))
+      .sort((a, b) => b.costUsd - a.costUsd || a.key.localeCompare(b.key)),
+    total: {
+      tokens: tokensOf(all),
+      costUsd: spends.reduce((a, s) => a + s.costUsd, 0),
+      runs: new Set(spends.map((s) => s.run)).size,
+    },
+    running: new Set(spends.filter((s) => !s.finished).map((s) => s.run)).size,
+  };
+}
+
+/** Tokens and dollars per teammate, task or model, from every transcript of the repository. */
+export async function costReport(
+  repoRoot: string,
+  by: CostGrouping = 'teammate',
+  options: { prices?: PriceOverrides; reader?: TranscriptSpendReader } = {},
+): Promise<CostReport> {
+  const reader = options.reader ?? new TranscriptSpendReader(repoRoot, options.prices);
+  return groupSpends(await reader.spends(), by);
+}
+
+const HEAD = ['RUNS', 'TOKENS IN', 'OUT', 'CACHE READ', 'CACHE WRITE', 'COST USD'];
+
+function cells(r: Omit<CostRow, 'key'>): string[] {
+  const t = r.tokens;
+  return [r.runs, t.input, t.output, t.cacheRead, t.cacheWrite].map(String).concat(r.costUsd.toFixed(4));
+}
+
+/** The report as a right-aligned table with a total line (for `teamd cost` and `teamd run`'s summary). */
+export function formatCostReport(report: CostReport): string[] {
+  if (!report.rows.length) return ['nothing spent yet (no transcripts with usage)'];
+  const rows = [
+    [report.by.toUpperCase(), ...HEAD],
+    ...report.rows.map((r) => [r.key, ...cells(r)]),
+    ['TOTAL', ...cells(report.total)],
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]): string =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const out = rows.map(line);
+  if (report.running)
+    out.push(
+      `(${report.running} run${report.running === 1 ? '' : 's'} still going: priced from ${report.running === 1 ? 'its' : 'their'} model calls so far)`,
+    );
+  return out;
+}
