@@ -41,6 +41,11 @@ export class Conversation {
     return { type: 'user', message };
   }
 
+  /** Replaces the whole history (a compaction; the caller emits the event recording it). */
+  replace(messages: readonly ConversationMessage[]): void {
+    this.history = [...messages];
+  }
+
   addAssistant(done: ModelDone): EventBody | null {
     const content = textBlocks(done.message.content);
     if (content.length === 0) return null;

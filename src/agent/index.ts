@@ -30,3 +30,36 @@ export {
   type HeadlessRun,
   type OutputFormat,
 } from './headless.js';
+export {
+  DEFAULT_CONTEXT_OPTIONS,
+  compactHistory,
+  historyProblems,
+  projectRoots,
+  type CompactStage,
+  type CompactTrigger,
+  type ContextOptions,
+  type ProjectRoots,
+} from './context/index.js';
+export {
+  consolidateMemories,
+  extractMemories,
+  listMemories,
+  memorySearchTool,
+  memoryWriteTool,
+  restoreMemorySnapshot,
+  writeMemory,
+  type ConsolidateOptions,
+  type ConsolidateResult,
+  type ExtractOptions,
+  type ExtractResult,
+  type MemoryEntry,
+  type MemoryOptions,
+} from './memory/index.js';
+export { loadMcpTools, type McpLoadOptions, type McpServerConfig, type McpToolSet } from './mcp/index.js';
+export {
+  loadRoles,
+  parseRoleFile,
+  type SubagentOptions,
+  type SubagentRole,
+  type SubagentRoleInput,
+} from './subagents/index.js';

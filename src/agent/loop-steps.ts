@@ -28,8 +28,15 @@ function* addWithQueued(run: RunContext, blocks: ContentBlock[]): Generator<Agen
 const promptText = (blocks: ContentBlock[]): string =>
   blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
 
-/** UserPromptSubmit hooks, then the prompt (after any results owed from an earlier run). Null, or why it was refused. */
-export async function* submitPrompt(run: RunContext, input: string | ContentBlock[]): Steps<string | null> {
+/**
+ * UserPromptSubmit hooks, then the prompt (after any results owed from an
+ * earlier run, and after `preamble`: the session context). Null, or why it was refused.
+ */
+export async function* submitPrompt(
+  run: RunContext,
+  input: string | ContentBlock[],
+  preamble: ContentBlock[] = [],
+): Steps<string | null> {
   const prompt = textBlocks(input);
   const hook = run.hooks
     ? await run.hooks.run(
@@ -44,7 +51,7 @@ export async function* submitPrompt(run: RunContext, input: string | ContentBloc
   const context: ContentBlock[] = hook?.additionalContext
     ? [{ type: 'text', text: hook.additionalContext }]
     : [];
-  yield* addWithQueued(run, [...run.conversation.owedResults(), ...prompt, ...context]);
+  yield* addWithQueued(run, [...run.conversation.owedResults(), ...preamble, ...prompt, ...context]);
   return run.conversation.endsWithUser ? null : 'nothing to send: the prompt is empty';
 }
 
@@ -78,7 +85,8 @@ export interface Ending {
 }
 
 export function* finish(run: RunContext, ending: Ending): Generator<AgentEvent, ResultEvent> {
-  const text = finalText(run.conversation.messages);
+  // an answer continued after max_tokens is the pieces before plus the last one
+  const text = run.recovery.continuedText + finalText(run.conversation.messages);
   const event = run.stamp(
     run.stats.result(ending.subtype, text, ending.error, ending.modelError),
   ) as ResultEvent;

@@ -3,6 +3,7 @@
  * lives in its own function; this file only decides what comes next.
  */
 import type { ContentBlock } from '../model/types.js';
+import { compactContext, recoverAfterTurn } from './context/steps.js';
 import * as steps from './loop-steps.js';
 import type { Ending } from './loop-steps.js';
 import type { RunContext } from './run-context.js';
@@ -47,7 +48,11 @@ export async function* runLoop(
   run: RunContext,
   input: string | ContentBlock[],
 ): AsyncGenerator<AgentEvent, ResultEvent> {
-  const refused = yield* steps.submitPrompt(run, input);
+  const refused = yield* steps.submitPrompt(
+    run,
+    input,
+    await run.context.preamble(run.conversation.messages),
+  );
   if (refused !== null) {
     return yield* steps.finish(run, { subtype: 'error_during_execution', error: refused });
   }
@@ -56,9 +61,14 @@ export async function* runLoop(
     const limit = limitReached(run);
     if (limit) return yield* steps.finish(run, limit);
 
+    yield* compactContext(run, 'auto');
+
     const turn = yield* runTurn(run.turn);
     run.stats.addModelCall(turn.done.model, turn.done.usage, turn.apiMs);
-    if (turn.results.length > 0) yield* steps.addToolResults(run, turn.results);
+    run.context.observe(turn.done.usage, run.conversation.messages);
+    if (turn.results.length > 0)
+      yield* steps.addToolResults(run, await run.context.trimResults(turn.results));
+    if (yield* recoverAfterTurn(run, turn)) continue;
 
     const ending = endingAfter(run, turn.done);
     if (ending) return yield* steps.finish(run, ending);

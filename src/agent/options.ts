@@ -6,6 +6,10 @@ import type { HookRunner } from '../hooks/types.js';
 import type { PriceOverrides } from '../model/pricing.js';
 import type { ModelClient } from '../model/types.js';
 import type { AnyTool } from '../tools/types.js';
+import type { ContextOptions } from './context/types.js';
+import type { McpLoadOptions } from './mcp/types.js';
+import type { MemoryOptions } from './memory/types.js';
+import type { SubagentOptions } from './subagents/types.js';
 import type { CanUseTool, PermissionPolicy } from './permissions/types.js';
 import type { AgentEvent } from './types.js';
 
@@ -48,8 +52,18 @@ export interface AgentRuntimeOptions {
   prices?: PriceOverrides;
   /** Passed to every tool as `ctx.services`. */
   services?: Record<string, unknown>;
-  /** Called with every event, in order, before it is yielded. */
+  /** Called with every event, in order, before it is yielded (a subagent's events too, with its `parent_id` and `depth`). */
   onEvent?: (event: AgentEvent) => void;
+  /** The agent's role, stated in the session context at the start and again after every compaction. */
+  role?: string;
+  /** Session context, tool-result trimming, compaction and recovery (src/agent/context/types.ts); on by default. */
+  context?: Partial<ContextOptions>;
+  /** Gives a top-level agent the `task` tool (src/agent/subagents/types.ts); off when absent. */
+  subagents?: SubagentOptions;
+  /** `.memory/`: the memory tools and the index in the session context (src/agent/memory/types.ts); off when absent. */
+  memory?: MemoryOptions;
+  /** MCP servers (src/agent/mcp/types.ts): `true` for `.mcp.json` of the project root, or `loadMcpTools` options; off when absent. */
+  mcp?: boolean | McpLoadOptions;
 }
 
 export const DEFAULT_MAX_TURNS = 16;

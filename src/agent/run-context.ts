@@ -6,6 +6,8 @@
 import type { HookRunner } from '../hooks/types.js';
 import { toolDefinition } from '../tools/index.js';
 import type { AnyTool, ToolContext } from '../tools/types.js';
+import type { ContextManager } from './context/manager.js';
+import { newRecoveryState, type RecoveryState } from './context/steps.js';
 import type { Conversation } from './conversation.js';
 import type { StampEvent } from './events.js';
 import type { InputQueue } from './input-queue.js';
@@ -32,6 +34,10 @@ export interface RunContext {
   maxStopHookBlocks: number;
   /** Set when a hook answered `continue: false`: the run ends after the current step. */
   stopRequest: { reason: string | null };
+  /** The runtime's context: session context, tool-result trimming, compaction. */
+  context: ContextManager;
+  /** Recovery after prompt_too_long and max_tokens, for this run. */
+  recovery: RecoveryState;
 }
 
 /** What the runtime hands over to build a run's context. */
@@ -46,6 +52,7 @@ export interface RunParts {
   transcriptPath: string;
   controller: AbortController;
   stats: RunStats;
+  context: ContextManager;
 }
 
 export function buildRunContext(parts: RunParts): RunContext {
@@ -65,6 +72,8 @@ export function buildRunContext(parts: RunParts): RunContext {
     maxBudgetUsd: o.maxBudgetUsd,
     maxStopHookBlocks: o.maxStopHookBlocks ?? defaults.DEFAULT_MAX_STOP_HOOK_BLOCKS,
     stopRequest,
+    context: parts.context,
+    recovery: newRecoveryState(),
     turn: {
       model: o.model,
       system: defaults.systemPromptOf(o),

@@ -28,6 +28,11 @@ export class RunStats {
     this.ledger.add(model, usage);
   }
 
+  /** A model call that is not a turn of the agent (a compaction's summary): it costs, but does not count. */
+  addUsage(model: string, usage: Usage): void {
+    this.ledger.add(model, usage);
+  }
+
   result(subtype: ResultSubtype, text: string, error?: string, modelError?: ModelError): EventBody {
     return {
       type: 'result',

@@ -7,7 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, ConversationMessage } from '../model/types.js';
 import { builtinTools, createFileStateTracker, createToolContext } from '../tools/index.js';
+import { closeSessionTasks, setTaskNotifier } from '../tools/session-tasks.js';
 import type { AnyTool, ToolContext } from '../tools/types.js';
+import { projectRoots } from './context/git.js';
+import { ContextManager } from './context/manager.js';
+import { DEFAULT_CONTEXT_OPTIONS, resolveContextOptions } from './context/options.js';
+import { loadRuntimeExtras, memoryDirOf, type RuntimeExtras } from './context/runtime-extensions.js';
+import type { ProjectRoots } from './context/types.js';
+import { memoryIndexFile } from './memory/store.js';
+import { TASK_TOOL_NAME } from './subagents/types.js';
 import { Conversation } from './conversation.js';
 import { eventStamper, type StampEvent } from './events.js';
 import { InputQueue, type QueuedInput } from './input-queue.js';
@@ -24,8 +32,12 @@ export class AgentRuntime {
   readonly sessionId: string;
   private conversation = new Conversation();
   private readonly queue = new InputQueue();
-  private readonly tools: AnyTool[];
+  private tools: AnyTool[];
   private readonly toolContext: Omit<ToolContext, 'signal' | 'onProgress'>;
+  private readonly context: ContextManager;
+  private rootsFound: Promise<ProjectRoots> | null = null;
+  private extras: Promise<RuntimeExtras> | null = null;
+  private notices: string[] = [];
   private readonly stamp: StampEvent;
   private active: AbortController | null = null;
   private prepared: Promise<string | null> | null = null;
@@ -37,7 +49,13 @@ export class AgentRuntime {
     const name = sanitizeSessionName(options.resume ?? options.sessionId ?? randomUUID());
     this.sessionId = name.ok ? name.value : randomUUID();
     if (!name.ok) this.prepared = Promise.resolve(name.error);
-    this.tools = options.tools ?? builtinTools();
+    // a subagent never gets the task tool: subagents cannot start subagents
+    const given = options.tools ?? builtinTools();
+    this.tools = (options.depth ?? 0) > 0 ? given.filter((t) => t.name !== TASK_TOOL_NAME) : [...given];
+    const session = new Map<string, unknown>();
+    setTaskNotifier(session, (n) =>
+      this.queue.add({ text: n.text, meta: { kind: 'task_notification', task_id: n.taskId } }),
+    );
     const {
       signal: _s,
       onProgress: _p,
@@ -47,8 +65,21 @@ export class AgentRuntime {
       agentName: this.agentName,
       fileState: createFileStateTracker(),
       services: options.services ?? {},
+      session,
     });
     this.toolContext = context;
+    const contextOptions = resolveContextOptions(options.context);
+    if (!contextOptions.ok) this.prepared ??= Promise.resolve(contextOptions.error);
+    this.context = new ContextManager({
+      options: contextOptions.ok ? contextOptions.value : DEFAULT_CONTEXT_OPTIONS,
+      identity: { agentName: this.agentName, ...(options.role === undefined ? {} : { role: options.role }) },
+      cwd: context.root,
+      sessionId: this.sessionId,
+      roots: () => this.roots(),
+      ...(options.memory === undefined
+        ? {}
+        : { memoryIndexFile: async () => memoryIndexFile(memoryDirOf(options, await this.roots())) }),
+    });
     this.stamp = eventStamper({
       session_id: this.sessionId,
       parent_id: options.parentId ?? null,
@@ -87,6 +118,9 @@ export class AgentRuntime {
     this.closed = true;
     this.interrupt();
     if (!this.active) this.transcript?.close();
+    // background shells and subagents, then the MCP servers they might still be using
+    await closeSessionTasks(this.toolContext.session);
+    await (await this.extras?.catch(() => null))?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -129,6 +163,8 @@ export class AgentRuntime {
         cwd: this.toolContext.root,
         agent: this.agentName,
       });
+      for (const message of this.notices.splice(0))
+        yield this.stamp({ type: 'system', subtype: 'notice', message });
     }
     yield* runLoop(
       buildRunContext({
@@ -142,6 +178,7 @@ export class AgentRuntime {
         transcriptPath: this.transcript?.path ?? '',
         controller,
         stats,
+        context: this.context,
       }),
       input,
     );
@@ -151,8 +188,34 @@ export class AgentRuntime {
     yield this.stamp(stats.result('error_during_execution', '', problem));
   }
 
-  /** Loads a resumed conversation and opens the transcript; an error text when either fails. */
+  /** Where the repository is, found once. */
+  private roots(): Promise<ProjectRoots> {
+    return (this.rootsFound ??= projectRoots(this.toolContext.root));
+  }
+
+  /** Adds the tools the options ask for (memory, MCP, task); their problems become notices. */
+  private async extend(): Promise<void> {
+    this.extras = loadRuntimeExtras({
+      options: this.options,
+      roots: await this.roots(),
+      sessionId: this.sessionId,
+      session: this.toolContext.session,
+      tools: () => this.tools,
+      createRuntime: (options) => new AgentRuntime(options),
+    });
+    const extras = await this.extras;
+    const taken = new Set(this.tools.map((t) => t.name));
+    for (const tool of extras.tools) {
+      if (taken.has(tool.name))
+        this.notices.push(`tool ${tool.name} is already defined: the added one is left out`);
+      else this.tools.push(tool);
+    }
+    this.notices.push(...extras.notices);
+  }
+
+  /** Loads a resumed conversation, opens the transcript, adds the optional tools; an error text when one fails. */
   private async prepare(): Promise<string | null> {
+    await this.extend();
     const dir = this.options.transcriptDir;
     if (this.options.resume !== undefined) {
       if (dir === undefined) return 'resume needs a transcriptDir';

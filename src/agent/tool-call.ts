@@ -104,7 +104,12 @@ export async function executeCall(
 ): Promise<CallOutcome> {
   const admission = await admit(call, env, signal);
   if (!admission.ok) return admission.outcome;
-  const output = await runTool(call.tool, admission.input, { ...env.context, signal, onProgress });
+  const output = await runTool(call.tool, admission.input, {
+    ...env.context,
+    signal,
+    onProgress,
+    toolUseId: call.block.id,
+  });
   const content = await postToolUse(call, admission.input, output, env, signal);
   const isError = output.isError ?? false;
   return {

@@ -1,7 +1,8 @@
 /**
  * Conversations saved as JSONL, one file per session: a version header line,
  * then every event as one line. The conversation is the fold of the `user` and
- * `assistant` events, so `loadTranscript` rebuilds exactly what the model saw.
+ * `assistant` events (restarted from the `messages` of each `system/compact`
+ * event), so `loadTranscript` rebuilds exactly what the model saw.
  *
  * A session name may come from a user: it is sanitised to an id, and the file
  * is opened with O_NOFOLLOW, so no name (`../x`, `/etc/passwd`, a planted
@@ -32,6 +33,12 @@ export type TranscriptHeader = z.infer<typeof TranscriptHeaderSchema>;
 const MessageLineSchema = z.object({
   type: z.enum(['user', 'assistant']),
   message: ConversationMessageSchema,
+});
+
+const CompactLineSchema = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('compact'),
+  messages: z.array(ConversationMessageSchema),
 });
 
 /** Makes any name a safe id: other characters become `_`, no `..`, starts with a letter or digit, ≤ 64 chars. */
@@ -140,10 +147,13 @@ function parseLines(file: string, text: string): Outcome<LoadedTranscript> {
   if (!header.success) {
     return { ok: false, error: `${file}:1: not a version ${TRANSCRIPT_VERSION} transcript header` };
   }
-  const messages = values.flatMap((v) => {
-    const line = MessageLineSchema.safeParse(v);
-    return line.success ? [line.data.message] : [];
-  });
+  let messages: ConversationMessage[] = [];
+  for (const value of values) {
+    const compacted = CompactLineSchema.safeParse(value);
+    if (compacted.success) messages = [...compacted.data.messages]; // a compaction restarts the fold
+    const line = MessageLineSchema.safeParse(value);
+    if (line.success) messages.push(line.data.message);
+  }
   return { ok: true, value: { header: header.data, messages: foldMessages(messages), path: file } };
 }
 

@@ -5,6 +5,7 @@
  * session only), then any mix of the others, and ends with exactly one `result`.
  */
 import type { ConversationMessage, ModelError, Usage } from '../model/types.js';
+import type { CompactStage, CompactTrigger } from './context/types.js';
 
 /** Every event carries these. `parent_id`/`depth` trace a subagent's or teammate's events to what started them. */
 export interface EventBase {
@@ -36,8 +37,25 @@ export type AgentEvent = EventBase &
         cwd: string;
         agent: string;
       }
-    /** Notices: retries, hook feedback, compaction, queued mail added, … */
-    | { type: 'system'; subtype: 'notice' | 'compact' | 'hook' | 'retry'; message: string }
+    /** Notices: retries, hook feedback, an MCP server that failed to start, a continued answer, … */
+    | { type: 'system'; subtype: 'notice' | 'hook' | 'retry'; message: string }
+    /**
+     * The conversation was compacted (see src/agent/context/types.ts for the
+     * stages). `messages` is the whole conversation from here on: a transcript
+     * reader starts its fold again from it.
+     */
+    | {
+        type: 'system';
+        subtype: 'compact';
+        message: string;
+        trigger: CompactTrigger;
+        /** The stages that changed something, in order. */
+        stages: CompactStage[];
+        /** Measured (API usage plus estimate) before, and estimated after. */
+        tokens_before: number;
+        tokens_after: number;
+        messages: ConversationMessage[];
+      }
     /**
      * Input queued with `enqueue()` entered the conversation (in the user
      * message of the `user` event that precedes this one). `ids` are the ids the

@@ -2,14 +2,13 @@
  * `bash`: one shell command in the agent's directory. The shell's final
  * directory is carried to the next call (a `cd` persists), but never outside
  * the root. Output streams to `onProgress` and is capped head+tail.
- *
- * Extension point: a later `run_in_background` input will start `runShell`
- * through a background-shell registry kept in `ctx.session` and return its id
- * instead of awaiting the result here.
+ * With `run_in_background` the command is handed to the session's
+ * background-shell registry (bash-background.ts) and its id returns at once.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { changesDirectory, classifyCommand } from './bash-classify.js';
+import { backgroundShells } from './bash-background.js';
 import { runShell, type ShellResult } from './bash-process.js';
 import { currentCwd, setCurrentCwd } from './context.js';
 import { createCappedOutput } from './output-cap.js';
@@ -35,6 +34,12 @@ const BashInput = z.strictObject({
       `Milliseconds before the command is killed (default ${BASH_LIMITS.defaultTimeoutMs}, at most ${BASH_LIMITS.maxTimeoutMs}).`,
     ),
   description: z.string().optional().describe('A few words saying what the command does, for the log.'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Start the command and return its id at once; read its output with bash_output, stop it with bash_kill. You are notified when it ends.',
+    ),
 });
 type BashInput = z.infer<typeof BashInput>;
 
@@ -45,14 +50,41 @@ export const bashTool = defineTool({
     'A `cd` carries over to the next call, but never outside the working directory.',
     `Default timeout ${BASH_LIMITS.defaultTimeoutMs / 1000} s (max ${BASH_LIMITS.maxTimeoutMs / 1000} s); long output keeps its start and end.`,
     'No terminal and no stdin: interactive commands will fail. Processes left running when the command ends are stopped.',
+    'For long-running commands (servers, watchers, long builds) set run_in_background: you get an id at once, read new output with bash_output, stop it with bash_kill, and a <task_notification> with its exit code arrives when it ends. A background command runs in the current directory but its `cd` does not carry over.',
     'Prefer read/grep/glob/edit over cat/grep/find/sed for files.',
   ].join('\n'),
   inputSchema: BashInput,
   isReadOnly: (input) => classifyCommand(input.command).readOnly,
   // A `cd` is read-only but moves the directory the next call starts in: such calls keep their order.
   isConcurrencySafe: (input) => classifyCommand(input.command).readOnly && !changesDirectory(input.command),
-  run: async (input, ctx) => runForeground(input, ctx),
+  run: async (input, ctx) =>
+    input.run_in_background ? runInBackground(input, ctx) : runForeground(input, ctx),
 });
+
+/** Background commands get no timeout unless one is asked for: they are stopped by bash_kill or when the agent stops. */
+const BACKGROUND_DEFAULT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+async function runInBackground(input: BashInput, ctx: ToolContext): Promise<ToolOutput> {
+  const root = realpathSync(ctx.root);
+  const start = startingDirectory(ctx, root);
+  const shell = backgroundShells(ctx).start({
+    command: input.command,
+    ...(input.description === undefined ? {} : { description: input.description }),
+    script: BACKGROUND_SCRIPT,
+    cwd: start.dir,
+    env: shellEnv(input.command),
+    timeoutMs: input.timeout ?? BACKGROUND_DEFAULT_TIMEOUT_MS,
+  });
+  const lines = [
+    `Started in the background with id ${shell.id} (output log: ${shell.log.file}).`,
+    `Read its output with bash_output {"bash_id": "${shell.id}"}; stop it with bash_kill. A <task_notification> arrives when it ends.`,
+    start.note,
+  ];
+  return {
+    content: lines.filter((l) => l !== null).join('\n'),
+    summary: `$ ${oneLine(input.description ?? input.command)} → ${shell.id} (background)`,
+  };
+}
 
 async function runForeground(input: BashInput, ctx: ToolContext): Promise<ToolOutput> {
   const root = realpathSync(ctx.root);
@@ -89,6 +121,13 @@ function startingDirectory(ctx: ToolContext, root: string): { dir: string; note:
  */
 const SCRIPT = [
   "trap 'pwd -P >&3 2>/dev/null' EXIT",
+  '__teamd_cmd=$TEAMD_BASH_COMMAND',
+  'unset TEAMD_BASH_COMMAND',
+  'eval "$__teamd_cmd"',
+].join('\n');
+
+/** No directory report in the background: a background `cd` does not carry over. */
+const BACKGROUND_SCRIPT = [
   '__teamd_cmd=$TEAMD_BASH_COMMAND',
   'unset TEAMD_BASH_COMMAND',
   'eval "$__teamd_cmd"',

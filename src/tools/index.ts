@@ -3,6 +3,8 @@
  */
 import { z } from 'zod';
 import type { ToolDefinition } from '../model/types.js';
+import { bashKillTool } from './bash-kill.js';
+import { bashOutputTool } from './bash-output.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';
@@ -14,19 +16,52 @@ import { writeTool } from './write.js';
 
 /** Every built-in tool, in the order the model is shown them. A fresh array each call. */
 export function builtinTools(): AnyTool[] {
-  return [readTool, writeTool, editTool, bashTool, globTool, grepTool, todoWriteTool];
+  return [
+    readTool,
+    writeTool,
+    editTool,
+    bashTool,
+    bashOutputTool,
+    bashKillTool,
+    globTool,
+    grepTool,
+    todoWriteTool,
+  ];
 }
 
 /** The model-facing definition: name, description and the input's JSON Schema. */
 export function toolDefinition(tool: AnyTool): ToolDefinition {
+  if (tool.inputJsonSchema !== undefined) {
+    return { name: tool.name, description: tool.description, input_schema: tool.inputJsonSchema };
+  }
   const schema = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description, input_schema: schema };
 }
 
-export { bashTool, editTool, globTool, grepTool, readTool, todoWriteTool, writeTool };
+export {
+  bashKillTool,
+  bashOutputTool,
+  bashTool,
+  editTool,
+  globTool,
+  grepTool,
+  readTool,
+  todoWriteTool,
+  writeTool,
+};
 export { classifyCommand, type CommandClass, type CommandPlace } from './bash-classify.js';
 export { claudeCodeToolName } from './claude-names.js';
+export { BACKGROUND_LOG_DIR_KEY, backgroundShells, type BackgroundShell } from './bash-background.js';
+export {
+  closeSessionTasks,
+  notifyTaskEnded,
+  onSessionClose,
+  setTaskNotifier,
+  taskNotificationText,
+  type TaskNotification,
+  type TaskNotifier,
+} from './session-tasks.js';
 export { createToolContext, currentCwd, setCurrentCwd } from './context.js';
 export { createFileStateTracker } from './file-state.js';
 export { resolveInside } from './paths.js';

@@ -26,6 +26,8 @@ export interface ToolContext {
   session: Map<string, unknown>;
   /** Services injected by the embedding (team tools, subagents, memory, …). */
   services: Record<string, unknown>;
+  /** The id of the tool_use block being answered (set by the runtime for each call). */
+  toolUseId?: string;
 }
 
 export interface FileStateTracker {
@@ -49,6 +51,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   inputSchema: S;
+  /**
+   * The JSON Schema the model is shown, when the input schema comes from
+   * elsewhere (an MCP server's tool); default: derived from `inputSchema`.
+   */
+  inputJsonSchema?: Record<string, unknown>;
   /** True when the tool never changes anything (permission gate, plan mode). */
   isReadOnly: (input: z.infer<S>) => boolean;
   /** True when the tool may run in parallel with other concurrency-safe calls. */

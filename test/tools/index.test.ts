@@ -8,6 +8,8 @@ describe('builtinTools and toolDefinition', () => {
       'write',
       'edit',
       'bash',
+      'bash_output',
+      'bash_kill',
       'glob',
       'grep',
       'todo_write',

@@ -1,0 +1,51 @@
+/**
+ * The little git the context needs (where the repository is, its branch and
+ * status), read with plain `git` and never failing: outside a repository, or
+ * without git, the answer is null.
+ */
+import { execFile } from 'node:child_process';
+import { dirname } from 'node:path';
+import type { ProjectRoots } from './types.js';
+
+/** Variables that would point git at another repository (set when teamd runs inside a git hook). */
+const REPO_SELECTING_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_PREFIX'];
+
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+  for (const name of REPO_SELECTING_ENV) delete env[name];
+  return env;
+}
+
+/** stdout of `git args` in `cwd`, or null when it fails. */
+export function gitOutput(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, env: gitEnv(), timeout: timeoutMs, maxBuffer: 4 << 20 }, (error, stdout) =>
+      resolve(error ? null : stdout),
+    );
+  });
+}
+
+/** The checkout and the main working tree `cwd` belongs to; both `cwd` outside git. */
+export async function projectRoots(cwd: string): Promise<ProjectRoots> {
+  const out = await gitOutput(cwd, [
+    'rev-parse',
+    '--path-format=absolute',
+    '--show-toplevel',
+    '--git-common-dir',
+  ]);
+  const [top, common] = (out ?? '').trim().split('\n');
+  if (!top || !common) return { project: cwd, state: cwd };
+  // the common dir of a normal repository (and of its worktrees) is `<main tree>/.git`
+  const state = common.endsWith('/.git') ? dirname(common) : top;
+  return { project: top, state };
+}
+
+/** `## branch...upstream [ahead 1]` and the short status lines, at most `maxLines` of them; null outside git. */
+export async function gitStatusSummary(cwd: string, maxLines = 30): Promise<string | null> {
+  const out = await gitOutput(cwd, ['status', '--short', '--branch']);
+  if (out === null) return null;
+  const lines = out.trimEnd().split('\n');
+  if (lines.length <= maxLines + 1) return lines.join('\n');
+  const more = lines.length - 1 - maxLines;
+  return [...lines.slice(0, maxLines + 1), `… and ${more} more changed paths`].join('\n');
+}

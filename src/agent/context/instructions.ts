@@ -1,0 +1,45 @@
+/**
+ * Project instructions: `AGENTS.md` and/or `CLAUDE.md` (the names are
+ * configurable) in every folder from the project root down to the cwd,
+ * outermost first, so the most specific instructions come last.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+export interface InstructionFile {
+  /** Relative to the project root. */
+  path: string;
+  text: string;
+}
+
+/** Folders from `root` down to `cwd` (just `root` when `cwd` is not inside it). */
+export function foldersDownTo(root: string, cwd: string): string[] {
+  const rel = relative(root, cwd);
+  if (rel === '' || rel.startsWith('..') || rel.startsWith(sep)) return [root];
+  const parts = rel.split(sep);
+  return [root, ...parts.map((_, i) => join(root, ...parts.slice(0, i + 1)))];
+}
+
+async function readIfPresent(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export async function instructionChain(
+  root: string,
+  cwd: string,
+  names: string[],
+): Promise<InstructionFile[]> {
+  const found: InstructionFile[] = [];
+  for (const folder of foldersDownTo(root, cwd)) {
+    for (const name of names) {
+      const file = join(folder, name);
+      const text = await readIfPresent(file);
+      if (text !== null && text.trim() !== '') found.push({ path: relative(root, file), text: text.trim() });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,91 @@
+/**
+ * The `<session_context>` block: who the agent is, the date, where it works,
+ * the git branch and status, the project instructions and the memory index.
+ * It opens the first user message of a session, and of the conversation left
+ * after a compaction, so the identity and role are never summarised away.
+ */
+import { readFile } from 'node:fs/promises';
+import type { ContentBlock, TextBlock } from '../../model/types.js';
+import { gitStatusSummary } from './git.js';
+import { instructionChain, type InstructionFile } from './instructions.js';
+import type { ContextOptions, Identity, ProjectRoots } from './types.js';
+
+export const SESSION_CONTEXT_OPEN = '<session_context>';
+/** A project instruction file longer than this is cut (its start is kept). */
+const MAX_INSTRUCTION_CHARS = 30_000;
+
+export interface SessionFacts {
+  identity: Identity;
+  date: Date;
+  cwd: string;
+  gitStatus: string | null;
+  instructions: InstructionFile[];
+  /** The text of `.memory/MEMORY.md`, when there is one. */
+  memoryIndex: string | null;
+}
+
+export interface GatherInput {
+  identity: Identity;
+  cwd: string;
+  roots: ProjectRoots;
+  options: ContextOptions;
+  /** `.memory/MEMORY.md` to include, when memory is on. */
+  memoryIndexFile?: string;
+  now?: () => Date;
+}
+
+async function readOrNull(file: string | undefined): Promise<string | null> {
+  if (file === undefined) return null;
+  try {
+    const text = (await readFile(file, 'utf8')).trim();
+    return text === '' ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+export async function gatherSessionFacts(input: GatherInput): Promise<SessionFacts> {
+  const [gitStatus, instructions, memoryIndex] = await Promise.all([
+    gitStatusSummary(input.cwd),
+    instructionChain(input.roots.project, input.cwd, input.options.instructionFiles),
+    readOrNull(input.memoryIndexFile),
+  ]);
+  const date = (input.now ?? (() => new Date()))();
+  return { identity: input.identity, date, cwd: input.cwd, gitStatus, instructions, memoryIndex };
+}
+
+const clip = (text: string): string =>
+  text.length <= MAX_INSTRUCTION_CHARS
+    ? text
+    : `${text.slice(0, MAX_INSTRUCTION_CHARS)}\n[… ${text.length - MAX_INSTRUCTION_CHARS} more characters not shown]`;
+
+function identityLines(identity: Identity): string[] {
+  const lines = [`You are "${identity.agentName}".`];
+  if (identity.role !== undefined && identity.role.trim() !== '') {
+    lines.push('Your role:', '<role>', identity.role.trim(), '</role>');
+  }
+  return lines;
+}
+
+export function renderSessionContext(facts: SessionFacts): string {
+  const day = facts.date.toISOString().slice(0, 10);
+  const lines = [
+    SESSION_CONTEXT_OPEN,
+    ...identityLines(facts.identity),
+    `Today is ${day}. Working directory: ${facts.cwd}`,
+  ];
+  if (facts.gitStatus !== null)
+    lines.push('Git branch and status (git status --short --branch):', facts.gitStatus);
+  for (const file of facts.instructions) {
+    lines.push(`<project_instructions path="${file.path}">`, clip(file.text), '</project_instructions>');
+  }
+  if (facts.memoryIndex !== null) {
+    lines.push('<memory_index file=".memory/MEMORY.md">', facts.memoryIndex, '</memory_index>');
+    lines.push('Use memory_search to read a memory in full.');
+  }
+  lines.push('</session_context>');
+  return lines.join('\n');
+}
+
+export const isSessionContext = (block: ContentBlock): block is TextBlock =>
+  block.type === 'text' && block.text.startsWith(SESSION_CONTEXT_OPEN);

@@ -1,0 +1,10 @@
+/** MCP servers from `.mcp.json`, their tools as `mcp__<server>__<tool>`. */
+export { loadMcpConfig, expandVariables, type McpConfig } from './config.js';
+export { loadMcpTools, mcpConfigFile } from './load.js';
+export { mcpToolName } from './tool.js';
+export {
+  McpServerConfigSchema,
+  type McpLoadOptions,
+  type McpServerConfig,
+  type McpToolSet,
+} from './types.js';

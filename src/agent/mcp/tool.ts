@@ -1,0 +1,74 @@
+/**
+ * An MCP server's tool as a teamd tool, named `mcp__<server>__<tool>`. The
+ * input is checked against the server's JSON Schema (as zod), and the model
+ * is shown that schema as it is. Never read-only: the gate asks by default.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { z } from 'zod';
+import { defineTool, type AnyTool, type ToolOutput } from '../../tools/types.js';
+import type { McpToolInfo } from './connect.js';
+
+const safePart = (text: string): string => text.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/** `mcp__<server>__<tool>`, cut to 64 characters (the API's limit on tool names). */
+export const mcpToolName = (server: string, tool: string): string =>
+  `mcp__${safePart(server)}__${safePart(tool)}`.slice(0, 64);
+
+function schemaOf(json: Record<string, unknown>): z.ZodType {
+  try {
+    return z.fromJSONSchema(json);
+  } catch {
+    return z.record(z.string(), z.unknown()); // a schema zod cannot read: the server still checks the input
+  }
+}
+
+interface ContentItem {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  uri?: string;
+  resource?: { uri?: string; text?: string };
+}
+
+function renderItem(item: ContentItem): string {
+  if (item.type === 'text') return item.text ?? '';
+  if (item.type === 'resource') return item.resource?.text ?? `[resource ${item.resource?.uri ?? ''}]`;
+  if (item.type === 'resource_link') return `[resource ${item.uri ?? ''}]`;
+  return `[${item.type}${item.mimeType ? ` ${item.mimeType}` : ''} content not shown]`;
+}
+
+function renderResult(result: Record<string, unknown>): ToolOutput {
+  const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
+  const structured = result.structuredContent === undefined ? [] : [JSON.stringify(result.structuredContent)];
+  const parts = content.length > 0 ? content.map(renderItem) : structured;
+  const text = parts.join('\n').trim();
+  return { content: text === '' ? '(no output)' : text, isError: result.isError === true };
+}
+
+export function mcpTool(server: string, client: Client, info: McpToolInfo, callTimeoutMs: number): AnyTool {
+  const { $schema: _drop, ...inputJsonSchema } = info.inputSchema;
+  const name = mcpToolName(server, info.name);
+  return defineTool({
+    name,
+    description: `${info.description ?? info.name}\n(tool "${info.name}" of the MCP server "${server}")`,
+    inputSchema: schemaOf(inputJsonSchema),
+    inputJsonSchema,
+    isReadOnly: () => false,
+    isConcurrencySafe: () => false,
+    run: async (input, ctx) => {
+      try {
+        const args = (input ?? {}) as Record<string, unknown>;
+        const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
+          signal: ctx.signal,
+          timeout: callTimeoutMs,
+        });
+        return { ...renderResult(result), summary: `${name}` };
+      } catch (error) {
+        return {
+          content: `Error: the MCP server "${server}" failed: ${(error as Error).message}`,
+          isError: true,
+        };
+      }
+    },
+  });
+}

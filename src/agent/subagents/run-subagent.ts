@@ -1,0 +1,142 @@
+/**
+ * One subagent run: SubagentStart hooks, its MCP servers, a fresh runtime at
+ * depth 1 with the role's prompt and tools, the prompt, and its final text.
+ * Whatever it started is stopped before this returns.
+ */
+import { join } from 'node:path';
+import { claudeCodeToolName } from '../../tools/claude-names.js';
+import type { AnyTool } from '../../tools/types.js';
+import type { McpToolSet } from '../mcp/types.js';
+import type { AgentRuntimeOptions } from '../options.js';
+import type { AgentEvent, ResultEvent } from '../types.js';
+import type { SubagentHost, SubagentRuntime } from './host.js';
+import { TASK_TOOL_NAME, type SubagentRole } from './types.js';
+
+export interface SubagentCall {
+  role: SubagentRole;
+  prompt: string;
+  description: string;
+  /** The parent's tool_use id: the subagent's `parent_id`. */
+  toolUseId: string;
+  signal: AbortSignal;
+  /** Sees each of the subagent's events (after the parent's onEvent). */
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export interface SubagentOutcome {
+  /** What the parent gets: the final text, or why there is none. */
+  text: string;
+  failed: boolean;
+  result: ResultEvent | null;
+}
+
+const allowedBy = (role: SubagentRole) => (tool: AnyTool) =>
+  role.tools === undefined ||
+  role.tools.includes(tool.name) ||
+  role.tools.includes(claudeCodeToolName(tool.name));
+
+function toolsFor(host: SubagentHost, role: SubagentRole, mcp: McpToolSet | null): AnyTool[] {
+  const own = host.tools().filter((t) => t.name !== TASK_TOOL_NAME && allowedBy(role)(t));
+  return [...own, ...(mcp?.tools ?? [])];
+}
+
+async function optionsFor(
+  host: SubagentHost,
+  call: SubagentCall,
+  tools: AnyTool[],
+): Promise<AgentRuntimeOptions> {
+  const { parent } = host;
+  const { role } = call;
+  const sessionId = `${host.parentSessionId.slice(0, 24)}.${call.toolUseId}`;
+  const onEvent = (event: AgentEvent): void => {
+    parent.onEvent?.(event);
+    call.onEvent?.(event);
+  };
+  const {
+    subagents: _s,
+    mcp: _m,
+    resume: _r,
+    tools: _t,
+    systemPrompt: _p,
+    appendSystemPrompt: _a,
+    ...inherited
+  } = parent;
+  return {
+    ...inherited,
+    model: await host.modelFor(role.model),
+    tools,
+    systemPrompt: role.prompt,
+    agentName: `${parent.agentName ?? 'agent'}:${role.name}`,
+    role: role.description,
+    maxTurns: role.maxTurns ?? host.maxTurns,
+    sessionId,
+    parentId: call.toolUseId,
+    depth: 1,
+    onEvent,
+    // the parent's memory tools are among `tools` when its role allows them; the index is still injected
+    ...(parent.memory === undefined ? {} : { memory: { ...parent.memory, tools: false } }),
+    ...(parent.transcriptDir === undefined ? {} : { transcriptDir: join(parent.transcriptDir, 'subagents') }),
+  };
+}
+
+async function startHook(host: SubagentHost, call: SubagentCall): Promise<string | null> {
+  const hooks = host.parent.hooks;
+  if (hooks === undefined) return null;
+  const payload = {
+    session_id: host.parentSessionId,
+    agent_id: call.toolUseId,
+    agent_type: call.role.name,
+    description: call.description,
+  };
+  const outcome = await hooks.run('SubagentStart', payload, { signal: call.signal });
+  return outcome.blocked || !outcome.continue ? (outcome.reason ?? outcome.stopReason ?? 'blocked') : null;
+}
+
+async function play(
+  runtime: SubagentRuntime,
+  prompt: string,
+  signal: AbortSignal,
+): Promise<ResultEvent | null> {
+  const interrupt = (): void => runtime.interrupt();
+  signal.addEventListener('abort', interrupt, { once: true });
+  let result: ResultEvent | null = null;
+  try {
+    for await (const event of runtime.submitMessage(prompt)) {
+      if (event.type === 'result') result = event;
+      if (signal.aborted) runtime.interrupt();
+    }
+  } finally {
+    signal.removeEventListener('abort', interrupt);
+  }
+  return result;
+}
+
+function outcomeOf(result: ResultEvent | null, notes: string[]): SubagentOutcome {
+  if (result === null) return { text: 'The subagent ended without a result.', failed: true, result };
+  const answer = result.result.trim();
+  const failed = result.subtype !== 'success';
+  const why = failed
+    ? [`[the subagent stopped: ${result.subtype}${result.error ? ` — ${result.error}` : ''}]`]
+    : [];
+  const text = [answer === '' ? '(the subagent gave no final answer)' : answer, ...why, ...notes].join(
+    '\n\n',
+  );
+  return { text, failed, result };
+}
+
+export async function runSubagent(host: SubagentHost, call: SubagentCall): Promise<SubagentOutcome> {
+  const blocked = await startHook(host, call);
+  if (blocked !== null)
+    return { text: `A SubagentStart hook refused the subagent: ${blocked}`, failed: true, result: null };
+  const servers = call.role.mcpServers ?? [];
+  const mcp = servers.length > 0 ? await host.startMcp(servers) : null;
+  const notes = (mcp?.problems ?? []).map((p) => `[MCP server skipped: ${p}]`);
+  let runtime: SubagentRuntime | null = null;
+  try {
+    runtime = host.createRuntime(await optionsFor(host, call, toolsFor(host, call.role, mcp)));
+    return outcomeOf(await play(runtime, call.prompt, call.signal), notes);
+  } finally {
+    await runtime?.close();
+    await mcp?.close();
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Subagents: the `task` tool runs a fresh `AgentRuntime` for a side quest,
+ * with its own conversation, a role (system prompt and allowed tools) and its
+ * own turn limit. Only its final text comes back to the parent as the tool
+ * result, so the parent's context grows by the request and the answer only.
+ *
+ * - A subagent runs at depth 1: it has no `task` tool, so it cannot start
+ *   subagents of its own. Its events carry `parent_id` = the tool_use id and
+ *   `depth` = 1, and go to the parent's `onEvent` (not into the parent's
+ *   stream or transcript).
+ * - Synchronous (default): it shares the parent's abort (an interrupt of the
+ *   parent interrupts it). With `run_in_background: true` it has its own
+ *   abort, the tool answers at once with its id, and the parent gets a
+ *   `<task_notification>` with its final text at its next turn.
+ * - `SubagentStart` hooks run before it starts; its own end runs
+ *   `SubagentStop` hooks (depth > 0). MCP servers named by its role are
+ *   started for it alone; those servers and its background shells are
+ *   stopped when it ends.
+ * - Roles come from `.claude/agents/*.md` (Claude Code's format: front
+ *   matter `name`, `description`, `tools`, `model`, and teamd's
+ *   `mcpServers`; the body is the system prompt) and from
+ *   `SubagentOptions.roles`, which win on equal names. `general-purpose` is
+ *   always there.
+ */
+import { z } from 'zod';
+import type { ModelClient } from '../../model/types.js';
+import { IdSchema } from '../../store/types.js';
+
+export const SubagentRoleSchema = z.strictObject({
+  name: IdSchema,
+  /** When to use it: shown to the parent model in the task tool's description. */
+  description: z.string().min(1),
+  /** The subagent's system prompt. */
+  prompt: z.string().min(1),
+  /**
+   * Tools it may use, by teamd or Claude Code name (`read` or `Read`), from the
+   * parent's tools; all of them (except `task`) when absent. Tools of its MCP
+   * servers are always included.
+   */
+  tools: z.array(z.string().min(1)).optional(),
+  /** A model id, an alias (`sonnet`, `opus`, `haiku`), or `inherit` (the default: the parent's model). */
+  model: z.string().min(1).optional(),
+  /** Servers of `.mcp.json` started for this subagent only. */
+  mcpServers: z.array(z.string().min(1)).optional(),
+  /** Its turn limit; default `SubagentOptions.maxTurns`. */
+  maxTurns: z.number().int().positive().optional(),
+});
+export type SubagentRoleInput = z.input<typeof SubagentRoleSchema>;
+
+/** A role, with where it was defined (a file path, `options`, `built-in`). */
+export type SubagentRole = z.infer<typeof SubagentRoleSchema> & { source: string };
+
+/** `AgentRuntimeOptions.subagents`: present (even `{}`) to give a top-level agent the `task` tool. */
+export interface SubagentOptions {
+  /** Roles from the embedding (teamd's config); they win over role files of the same name. */
+  roles?: SubagentRoleInput[];
+  /** Read `.claude/agents/*.md` in the project root. Default true. */
+  roleFiles?: boolean;
+  /** Turn limit of a subagent whose role sets none. Default 30. */
+  maxTurns?: number;
+  /** The client for a role's `model`; default: the parent's model for `inherit`, else `createModelClient`. */
+  modelFor?: (model: string) => Promise<ModelClient>;
+}
+
+export const DEFAULT_SUBAGENT_MAX_TURNS = 30;
+export const TASK_TOOL_NAME = 'task';
+export const GENERAL_PURPOSE = 'general-purpose';
