@@ -49,7 +49,9 @@ export async function runGoal(opts: GoalOptions): Promise<{ ok: true; summary: R
     }
     l.releaseTeammates();
     await untilSettled(l, opts.timeoutMs);
-    return { ok: true, summary: await summarise(l, started) };
+    const summary = await summarise(l, started);
+    l.log.append({ type: 'team_finished', completed: summary.tasks.completed, failed: summary.tasks.failed, cancelled: summary.tasks.cancelled });
+    return { ok: true, summary };
   } finally {
     await l.stop('goal finished');
   }

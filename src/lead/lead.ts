@@ -18,6 +18,7 @@ import { LeadCron } from './cron.js';
 import { LeadMail } from './lead-mail.js';
 import { LeadMerges } from './merges.js';
 import { LeadModels, modelOf } from './models.js';
+import { Oversight } from './oversight.js';
 import { acquirePidLock } from './pid-lock.js';
 import { TeammatePool } from './pool.js';
 import { reclaimFrom, reconcileOnBoot } from './reconcile.js';
@@ -46,6 +47,7 @@ export class Lead {
   readonly cron: LeadCron;
   readonly mail: LeadMail;
   readonly models: LeadModels;
+  private readonly oversight: Oversight;
 
   private constructor(
     readonly options: LeadOptions,
@@ -62,9 +64,17 @@ export class Lead {
       log: (e) => this.log.append(e),
     });
     const log = (e: TeamEvent) => this.log.append(e);
-    this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log, wake: (ids) => this.pool.wakeAll('merged', ids) });
+    this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log: (e, at) => this.log.append(e, at), wake: (ids) => this.pool.wakeAll('merged', ids) });
     this.cron = new LeadCron({ repoRoot: options.repoRoot, config, mailbox, pool: this.pool, log });
     this.mail = new LeadMail({ repoRoot: options.repoRoot, config, mailbox, tasks, models: this.models, log });
+    this.oversight = new Oversight({
+      repoRoot: options.repoRoot,
+      config,
+      mailbox,
+      log,
+      retireTeammate: (name, reason) => this.pool.retire(name, reason),
+      stopTeam: (reason) => void this.stop(reason),
+    });
   }
 
   static async start(options: LeadOptions): Promise<Outcome<Lead>> {
@@ -136,6 +146,7 @@ export class Lead {
     await this.mail.start();
     const every = Math.max(100, Math.min(5_000, Math.floor(this.config.leaseMs / 2)));
     this.reaper = setInterval(() => void this.reap(), every);
+    this.oversight.start();
     log({ type: 'daemon_started', pid: process.pid, teammates: this.pool.names() });
   }
 
@@ -187,6 +198,7 @@ export class Lead {
   }
 
   private emit(e: LoggedEvent): void {
+    this.oversight.onEvent(e);
     for (const fn of this.listeners) fn(e);
   }
 
@@ -200,6 +212,7 @@ export class Lead {
     await this.watcher?.close();
     await this.merges.stop();
     this.log.append({ type: 'daemon_stopped' });
+    await this.oversight.close();
     this.releasePid();
   }
 }

@@ -25,7 +25,7 @@ export interface LeadMergesDeps {
   config: TeamConfig;
   tasks: TaskStore;
   mailbox: MailboxStore;
-  log: (e: TeamEvent) => void;
+  log: (e: TeamEvent, at?: Date) => void;
   /** Tell teammates that tasks may have become ready. */
   wake: (taskIds: string[]) => void;
 }
@@ -148,12 +148,15 @@ export class LeadMerges {
     const task = this.deps.tasks.get(taskId);
     const handoff = task?.metadata.merge as MergeHandoff | undefined;
     const result = { summary: handoff?.summary ?? 'merged', filesTouched: handoff?.filesTouched, branch: handoff?.branch, commit: handoff?.commit ?? undefined, mergeCommit };
+    // Dependants may be claimed the moment the file says completed: the event
+    // carries the time of the change, not the time it was logged.
+    const at = new Date();
     const done = await this.deps.tasks.update(taskId, (t) =>
       t.status === 'in_progress' ? { ...t, status: 'completed', lease: null, result, metadata: { ...t.metadata, merge: { ...handoff, state: 'merged', mergeCommit } } } : { ok: false, error: `task is ${t.status}` },
     );
     this.deps.log({ type: 'merge_merged', task: taskId, commit: mergeCommit });
     if (!done.ok) return this.deps.log({ type: 'notice', message: `merged ${taskId} but could not complete it: ${done.error}` });
-    this.deps.log({ type: 'task_completed', task: taskId, agent, summary: result.summary });
+    this.deps.log({ type: 'task_completed', task: taskId, agent, summary: result.summary }, at);
     if (this.deps.config.worktrees.mode === 'per-task') await this.worktrees?.remove(taskId);
     this.deps.wake(this.deps.tasks.dependents(taskId));
   }

@@ -83,6 +83,15 @@ export class TeammatePool {
     clearTimeout(timer);
   }
 
+  /** Stops one teammate for good (budget reached): it is not restarted. */
+  retire(name: string, reason: string): void {
+    const m = this.members.get(name);
+    if (!m) return;
+    m.stopping = true;
+    if (m.restartTimer) clearTimeout(m.restartTimer);
+    m.worker?.postMessage({ type: 'stop', reason } satisfies ToWorker);
+  }
+
   /** Kills one worker outright (tests, watchdogs); the pool restarts it like any crash. */
   async kill(name: string): Promise<void> {
     await this.members.get(name)?.worker?.terminate();

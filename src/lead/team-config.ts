@@ -1,3 +1,4 @@
+import { loadRoles, MODEL_ALIASES } from '../agent/subagents/index.js';
 import { loadConfig } from '../config/load.js';
 import { TeamConfigSchema, TeammateConfigSchema, type TeamConfig } from '../config/schema.js';
 
@@ -17,6 +18,9 @@ export async function resolveTeamConfig(repoRoot: string, o: ConfigOverrides): P
   let config: TeamConfig = o.patch ? TeamConfigSchema.parse({ ...loaded.config, ...o.patch }) : loaded.config;
   if (o.model) config = { ...config, model: o.model, lead: { ...config.lead, model: undefined }, teammates: config.teammates.map((t) => ({ ...t, model: undefined })) };
   if (o.teammates !== undefined) config = { ...config, teammates: sized(config, o.teammates) };
+  const roles = await resolveRoles(repoRoot, config);
+  if (!roles.ok) return roles;
+  config = roles.config;
   const names = config.teammates.map((t) => t.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) return { ok: false, error: `.team/config.json: teammates: the name "${dup}" is used twice` };
@@ -32,4 +36,27 @@ function sized(config: TeamConfig, n: number): TeamConfig['teammates'] {
     if (!out.some((t) => t.name === name)) out.push(TeammateConfigSchema.parse({ name }));
   }
   return out;
+}
+
+/**
+ * `role: "agent:<name>"` takes the role from `.claude/agents/<name>.md` (the
+ * files Claude Code users already have): its prompt becomes the role, its
+ * tools and model apply unless the teammate sets its own.
+ */
+async function resolveRoles(repoRoot: string, config: TeamConfig): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }> {
+  if (!config.teammates.some((t) => t.role.startsWith('agent:'))) return { ok: true, config };
+  const { roles } = await loadRoles(repoRoot);
+  const teammates: TeamConfig['teammates'] = [];
+  for (const [i, t] of config.teammates.entries()) {
+    if (!t.role.startsWith('agent:')) {
+      teammates.push(t);
+      continue;
+    }
+    const name = t.role.slice('agent:'.length);
+    const role = roles.get(name);
+    if (!role) return { ok: false, error: `.team/config.json: teammates.${i}.role: no role "${name}" in .claude/agents/ (known: ${[...roles.keys()].join(', ')})` };
+    const model = role.model && role.model !== 'inherit' ? (MODEL_ALIASES[role.model] ?? role.model) : undefined;
+    teammates.push({ ...t, role: role.prompt, tools: t.tools ?? role.tools, model: t.model ?? model });
+  }
+  return { ok: true, config: { ...config, teammates } };
 }

@@ -21,8 +21,9 @@ export class EventLog {
     return new EventLog(eventLogPath(repoRoot), onEvent);
   }
 
-  append(event: TeamEvent): LoggedEvent {
-    const logged = { ts: new Date().toISOString(), ...event } as LoggedEvent;
+  /** `at`: when it happened, if that was before now (a change logged after its write returned). */
+  append(event: TeamEvent, at?: Date): LoggedEvent {
+    const logged = { ts: (at ?? new Date()).toISOString(), ...event } as LoggedEvent;
     try {
       appendFileSync(this.file, JSON.stringify(logged) + '\n');
     } catch {

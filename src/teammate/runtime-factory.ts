@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent } from '../agent/types.js';
@@ -78,7 +79,8 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     systemPrompt: teammateSystemPrompt({ name: host.name, role: cfg.role, roster, worktree: spec.worktree, planMode: cfg.planMode }),
     agentName: host.name,
     maxTurns: cfg.maxTurns,
-    maxBudgetUsd: cfg.maxBudgetUsd,
+    // What is left of the teammate's budget bounds this run (the lead retires it at the limit).
+    maxBudgetUsd: cfg.maxBudgetUsd === undefined ? undefined : Math.max(0.000001, cfg.maxBudgetUsd - host.status.current.costUsd),
     maxTokens: data.team.maxTokens,
     permissionPolicy: policyFor(host, spec.readOnly),
     canUseTool: teammateCanUseTool(approvalDeps),
@@ -88,6 +90,10 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     transcriptDir: transcriptsDir(data.repoRoot, host.name),
     prices: data.team.prices,
     onEvent: spec.onEvent,
+    role: cfg.role,
+    subagents: {},
+    memory: {},
+    mcp: existsSync(join(data.repoRoot, '.mcp.json')),
     services: {
       team: { tasks, mailbox, roster: () => roster, self: host.name, onSent: (m: { id: string; to: string; type: string }) => host.deps.log({ type: 'message_sent', id: m.id, from: host.name, to: m.to, messageType: m.type }) },
       protocol: {

@@ -38,9 +38,10 @@ export async function finishTask(host: TeammateHost, task: Task, result: ResultE
   if (result.subtype !== 'success') return fail(host, task, `${result.subtype}${result.error ? `: ${result.error}` : ''}`);
   const summary = result.result.trim().slice(0, 4000) || '(no summary)';
   if (ctx.worktree && ctx.branch) return handToMerge(host, task, summary, ctx);
+  const at = new Date();
   const done = await tasks.complete(task.id, host.name, { summary, filesTouched: ctx.touched });
   if (!done.ok) return fail(host, task, `could not complete: ${done.error}`);
-  host.deps.log({ type: 'task_completed', task: task.id, agent: host.name, summary });
+  host.deps.log({ type: 'task_completed', task: task.id, agent: host.name, summary }, at);
   await tellLead(host, task, summary, {});
 }
 

@@ -34,7 +34,7 @@ export interface TeammateDeps {
   hooks: HookSettings;
   /** Asks the lead for the task's worktree (the lead serialises git work). */
   requestWorktree: (taskId: string) => Promise<WorktreeGrant>;
-  log: (e: TeamEvent) => void;
+  log: (e: TeamEvent, at?: Date) => void;
   onState: (state: TeammateState, task: string | null) => void;
   /** Fallback re-check while idle, in case a wake was missed (files stay the truth). */
   idleRecheckMs?: number;
@@ -52,6 +52,8 @@ export class Teammate implements TeammateHost {
   private wakePending = false;
   private current: ActiveRun | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
+  /** Whether the lead knows this teammate is idle (told once per change, not after every turn). */
+  private idleReported = true;
 
   constructor(readonly deps: TeammateDeps) {
     this.name = deps.data.teammate.name;
@@ -115,6 +117,7 @@ export class Teammate implements TeammateHost {
     const task = claim.value;
     this.deps.log({ type: 'task_claimed', task: task.id, agent: this.name, attempt: task.attempts + 1 });
     await this.setState('working', task.id);
+    this.idleReported = false;
     await this.runToEnd(workOnTask(this, task));
     if (!this.stopping) await this.setState('idle', null);
     return true;
@@ -135,6 +138,7 @@ export class Teammate implements TeammateHost {
       this.wakePending = false;
       return;
     }
+    if (!this.idleReported) await this.reportIdle();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, this.deps.idleRecheckMs ?? 5_000);
       this.wakeUp = () => {
@@ -144,6 +148,13 @@ export class Teammate implements TeammateHost {
     });
     this.wakeUp = null;
     this.wakePending = false;
+  }
+
+  /** Tells the lead, once, that this teammate ran out of work. */
+  private async reportIdle(): Promise<void> {
+    this.idleReported = true;
+    const sent = await this.deps.mailbox.send({ from: this.name, to: 'lead', type: 'idle_notification', content: `${this.name} is idle: no mail, no ready task.` });
+    if (sent.ok) this.deps.log({ type: 'message_sent', id: sent.value.id, from: this.name, to: 'lead', messageType: 'idle_notification' });
   }
 
   private startHeartbeat(): void {

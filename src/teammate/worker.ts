@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     model,
     hooks: hooks.settings,
     idleRecheckMs: data.idleRecheckMs,
-    log: (e) => events.append(e),
+    log: (e, at) => events.append(e, at),
     onState: (state, task) => post({ type: 'state', state, task }),
     requestWorktree: (taskId) =>
       new Promise((resolve) => {

@@ -35,7 +35,7 @@ describe('shutdown protocol', () => {
     const all = [...history, ...(await new MailboxStore(repo.dir).history('lead'))];
     const response = all.find((m) => m.type === 'shutdown_response');
     expect(response?.metadata).toMatchObject({ request_id: 'sd-1', approve: true });
-    expect(l.pool.stateOf('bob')?.state).toBe('idle');
+    await until(l, () => l.pool.stateOf('bob')?.state === 'idle', 30_000, 'bob, who was not asked, to keep running');
   });
 
   it('a teammate whose model rejects keeps running and says why', async () => {

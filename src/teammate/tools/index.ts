@@ -21,4 +21,4 @@ export const protocolTools = (planMode: boolean): AnyTool[] =>
  * asking: they only touch the board and the mailboxes, which is what a
  * teammate is for. A deny rule in the config still wins over these.
  */
-export const TEAM_TOOL_RULES = ['TaskCreate', 'TaskList', 'TaskGet', 'TaskUpdate', 'SendMessage', 'ShutdownResponse', 'RequestPlanApproval'];
+export const TEAM_TOOL_RULES = ['TaskCreate', 'TaskList', 'TaskGet', 'TaskUpdate', 'SendMessage', 'ShutdownResponse', 'RequestPlanApproval', 'MemorySearch'];

@@ -1,0 +1,92 @@
+/**
+ * What the lead does for the people watching: the daemon log, needs-you
+ * notifications, stall reports to the lead's mailbox, and budgets (a
+ * teammate over its budget stops taking tasks and says so; a team over its
+ * budget stops gracefully).
+ */
+import type { TeamConfig } from '../config/schema.js';
+import { createNotifier, reportStalled } from '../notify/index.js';
+import type { Notifier } from '../notify/types.js';
+import { budgetChange, budgetMessage, budgetState, type BudgetState } from '../observe/budget.js';
+import { TranscriptSpendReader } from '../observe/cost.js';
+import { createDaemonLogger, type DaemonLogger } from '../observe/daemon-log.js';
+import type { LoggedEvent, TeamEvent } from '../observe/types.js';
+import type { MailboxStore } from '../store/mailbox/index.js';
+
+export interface OversightDeps {
+  repoRoot: string;
+  config: TeamConfig;
+  mailbox: MailboxStore;
+  log: (e: TeamEvent) => void;
+  /** A teammate reached its budget: it must stop taking tasks. */
+  retireTeammate: (name: string, reason: string) => void;
+  /** The team reached its budget. */
+  stopTeam: (reason: string) => void;
+}
+
+const BUDGET_TRIGGERS = new Set(['task_completed', 'task_failed', 'task_released', 'teammate_state']);
+
+export class Oversight {
+  private readonly daemonLog: DaemonLogger;
+  private readonly notifier: Notifier;
+  private readonly reader: TranscriptSpendReader;
+  private budget: BudgetState | null = null;
+  private checking: Promise<void> | null = null;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly deps: OversightDeps) {
+    this.daemonLog = createDaemonLogger(deps.repoRoot);
+    this.reader = new TranscriptSpendReader(deps.repoRoot, deps.config.prices);
+    this.notifier = createNotifier(deps.config, { repoRoot: deps.repoRoot, onError: (m) => this.daemonLog.pino.warn(m) });
+  }
+
+  start(): void {
+    const stallEvery = Math.max(1_000, Math.floor(this.deps.config.stallAfterMs / 4));
+    this.timers.push(setInterval(() => void this.reportStalls(), stallEvery));
+    if (this.hasBudgets()) this.timers.push(setInterval(() => void this.checkBudgets(), 30_000));
+    for (const t of this.timers) t.unref();
+  }
+
+  onEvent(e: LoggedEvent): void {
+    this.daemonLog.event(e);
+    this.notifier.onEvent(e);
+    if (this.hasBudgets() && BUDGET_TRIGGERS.has(e.type)) void this.checkBudgets();
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    await this.checking;
+    await this.notifier.flush();
+    this.daemonLog.close();
+  }
+
+  private hasBudgets(): boolean {
+    const c = this.deps.config;
+    return c.maxBudgetUsd !== undefined || c.teammates.some((t) => t.maxBudgetUsd !== undefined);
+  }
+
+  private async reportStalls(): Promise<void> {
+    const r = await reportStalled(this.deps.repoRoot, this.deps.config, { mailbox: this.deps.mailbox });
+    for (const s of r.reported) this.deps.log({ type: 'notice', agent: s.agent, message: `stalled (${s.reason}) since ${s.since}` });
+  }
+
+  /** One check at a time; a trigger during a check is covered by the next trigger or the timer. */
+  private checkBudgets(): Promise<void> {
+    this.checking ??= this.runBudgetCheck().finally(() => (this.checking = null));
+    return this.checking;
+  }
+
+  private async runBudgetCheck(): Promise<void> {
+    const next = await budgetState(this.deps.repoRoot, this.deps.config, { reader: this.reader });
+    const change = budgetChange(this.budget, next);
+    this.budget = next;
+    for (const name of change.teammates) {
+      const b = next.teammates.find((t) => t.name === name)!;
+      const message = budgetMessage(b);
+      this.deps.log({ type: 'notice', agent: name, message });
+      await this.deps.mailbox.send({ from: name, to: 'lead', type: 'message', content: message, metadata: { budget: true } });
+      this.deps.retireTeammate(name, message);
+    }
+    if (change.team) this.deps.stopTeam(budgetMessage(next.team));
+  }
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MailboxStore } from '../../src/store/mailbox/index.js';
+import type { Message } from '../../src/store/types.js';
+import { MailDesk } from '../../src/teammate/mail-desk.js';
+
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const setup = (onControl: (m: Message) => boolean = () => false) => {
+  dir = mkdtempSync(join(tmpdir(), 'teamd-desk-'));
+  const mailbox = new MailboxStore(dir);
+  const desk = new MailDesk(mailbox, 'ann', () => undefined, onControl);
+  return { mailbox, desk };
+};
+
+describe('MailDesk', () => {
+  it('acknowledges mail only once it is seen in the conversation', async () => {
+    const { mailbox, desk } = setup();
+    await mailbox.send({ from: 'bob', to: 'ann', content: 'hello' });
+    const batch = await desk.takeForIdle();
+    expect(batch.map((m) => m.content)).toEqual(['hello']);
+    expect((await mailbox.peek('ann')).length).toBe(1); // taken, not yet acknowledged
+    await desk.confirm(`<message id="${batch[0]!.id}" from="bob" type="message">hello</message>`);
+    expect((await mailbox.peek('ann')).length).toBe(0);
+    expect((await mailbox.history('ann')).map((m) => m.id)).toEqual([batch[0]!.id]);
+  });
+
+  it('sends mail into a busy run, and keeps what the run never saw for the next idle turn', async () => {
+    const { mailbox, desk } = setup();
+    const sunk: string[] = [];
+    desk.attach((text) => sunk.push(text));
+    await mailbox.send({ from: 'bob', to: 'ann', content: 'while you work' });
+    await desk.pollWhileBusy();
+    expect(sunk.join('')).toContain('while you work');
+    desk.detach(); // the run ended before its next tool boundary
+    const again = await desk.takeForIdle();
+    expect(again.map((m) => m.content)).toEqual(['while you work']);
+  });
+
+  it('handles control messages without the model and acknowledges them', async () => {
+    const seen: string[] = [];
+    const { mailbox, desk } = setup((m) => (m.type === 'shutdown_request' ? (seen.push(m.id), true) : false));
+    await mailbox.send({ from: 'lead', to: 'ann', type: 'shutdown_request', content: 'stop', metadata: { request_id: 'r' } });
+    await mailbox.send({ from: 'lead', to: 'ann', content: 'ordinary' });
+    const batch = await desk.takeForIdle();
+    expect(batch.map((m) => m.content)).toEqual(['ordinary']);
+    expect(seen.length).toBe(1);
+    expect((await mailbox.history('ann')).length).toBe(1);
+  });
+
+  it('mail taken by a teammate that died before acknowledging is handed out again, never lost', async () => {
+    const { mailbox, desk } = setup();
+    await mailbox.send({ from: 'bob', to: 'ann', content: 'survives a crash' });
+    expect((await desk.takeForIdle()).length).toBe(1); // taken; then the worker dies before the ack
+    const restarted = new MailDesk(mailbox, 'ann', () => undefined, () => false);
+    expect(await restarted.takeForIdle()).toEqual([]); // still marked delivering
+    await mailbox.recoverStale('ann', 0); // what the lead does when it restarts the teammate
+    const again = await restarted.takeForIdle();
+    expect(again.map((m) => m.content)).toEqual(['survives a crash']);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../src/store/types.js';
+import { controlOf, formatControl, parseControlText } from '../../src/teammate/protocol.js';
+
+const msg = (over: Partial<Message>): Message => ({
+  id: 'm1',
+  from: 'lead',
+  to: 'ann',
+  type: 'message',
+  content: '',
+  metadata: {},
+  ts: new Date(0).toISOString(),
+  ...over,
+});
+
+describe('control messages', () => {
+  it('recognises the compact text form inside a plain message', () => {
+    const found = parseControlText('Please wrap up. <shutdown_request from="lead" request_id="r1" reason="done" /> Thanks', 'x');
+    expect(found).toEqual([{ kind: 'shutdown_request', from: 'lead', requestId: 'r1', reason: 'done' }]);
+    expect(parseControlText('<shutdown_approved from="ann" request_id="r1" />', 'x')[0]).toMatchObject({ kind: 'shutdown_response', approve: true });
+    expect(parseControlText('<plan_rejected request_id="p" reason="split it"/>', 'lead')[0]).toEqual({
+      kind: 'plan_approval_response', from: 'lead', requestId: 'p', approve: false, reason: 'split it',
+    });
+    expect(parseControlText('no protocol here', 'x')).toEqual([]);
+  });
+
+  it('reads the typed form and the text form to the same meaning', () => {
+    const typed = controlOf(msg({ type: 'shutdown_request', metadata: { request_id: 'r2', reason: 'bye' } }));
+    const text = controlOf(msg({ content: '<shutdown_request from="lead" request_id="r2" reason="bye" />' }));
+    expect(typed).toEqual(text);
+    expect(controlOf(msg({ content: 'hello' }))).toBeNull();
+  });
+
+  it('formats what it parses', () => {
+    const c = { kind: 'shutdown_response' as const, from: 'ann', requestId: 'r3', approve: false, reason: 'busy' };
+    expect(parseControlText(formatControl(c), 'x')[0]).toEqual(c);
+  });
+});
