@@ -78,7 +78,7 @@ export class TeammatePool {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
     if ((await Promise.race([all, timeout])) === 'timeout') {
-      await Promise.all([...this.members.values()].map((m) => m.worker?.terminate()));
+      await Promise.all([...this.members.values()].flatMap((m) => (m.worker ? [m.worker.terminate()] : [])));
     }
     clearTimeout(timer);
   }

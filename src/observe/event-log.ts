@@ -23,7 +23,7 @@ export class EventLog {
 
   /** `at`: when it happened, if that was before now (a change logged after its write returned). */
   append(event: TeamEvent, at?: Date): LoggedEvent {
-    const logged = { ts: (at ?? new Date()).toISOString(), ...event } as LoggedEvent;
+    const logged: LoggedEvent = { ts: (at ?? new Date()).toISOString(), ...event };
     try {
       appendFileSync(this.file, JSON.stringify(logged) + '\n');
     } catch {

@@ -46,7 +46,7 @@ export function formatEvent(e: LoggedEvent): string | null {
     case 'team_finished':
       return `team finished: ${e.completed} completed, ${e.failed} failed, ${e.cancelled} cancelled`;
     case 'cron_event':
-      return `cron: ${String(e.detail.type)} ${String(e.detail.jobId ?? '')}`;
+      return `cron: ${String(e.detail.type)}${typeof e.detail.jobId === 'string' ? ` ${e.detail.jobId}` : ''}`;
     case 'notice':
       return `${e.agent ? `${e.agent}: ` : ''}${e.message}`;
     default:

@@ -48,7 +48,7 @@ export async function askAndWait(
     from: deps.agent,
     to: 'lead',
     type,
-    content: req.kind === 'plan' ? String(req.input ?? req.summary) : `${deps.agent} asks to run ${req.summary}`,
+    content: req.kind === 'plan' ? (typeof req.input === 'string' ? req.input : req.summary) : `${deps.agent} asks to run ${req.summary}`,
     metadata: { request_id: request.id, tool: req.tool, input: req.input },
   });
   deps.log({ type: 'approval_requested', requestId: request.id, agent: deps.agent, kind: req.kind, summary: req.summary });

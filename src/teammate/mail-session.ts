@@ -33,5 +33,5 @@ export function answerMailWhileIdle(host: TeammateHost, batch: Message[]): Activ
       host.desk.detach();
     }
   })();
-  return { interrupt: () => (runtime as AgentRuntime | null)?.interrupt(), done };
+  return { interrupt: () => runtime?.interrupt(), done };
 }

@@ -42,13 +42,13 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
       await finishTask(host, task, result, { worktree: cwd.worktree, branch: cwd.branch, touched: [...touched] });
     } finally {
       host.desk.detach();
-      runtime.close?.();
+      void runtime.close();
     }
   })();
   return {
     interrupt: () => {
       interrupted = true;
-      (runtime as AgentRuntime | null)?.interrupt();
+      runtime?.interrupt();
     },
     done,
   };
