@@ -1,0 +1,49 @@
+import { relative } from 'node:path';
+import type { Command } from 'commander';
+import { configPath, loadConfig } from '../config/load.js';
+import { checkTeamFiles } from '../store/check.js';
+import { formatProblem } from '../store/problems.js';
+import type { FileProblem } from '../store/types.js';
+import { CliError } from './cli-error.js';
+import { printJson, printLine } from './output.js';
+import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
+
+interface ValidateOptions extends DirOption {
+  json?: boolean;
+}
+
+export function registerValidateCommand(program: Command): void {
+  addDirOption(
+    program
+      .command('validate')
+      .description(
+        'check every task, inbox, cron job and the config; print each problem with its file; exit 1 if any',
+      ),
+  )
+    .option('--json', 'print JSON')
+    .action(validate);
+}
+
+/** loadConfig's error starts with the absolute file name; report it repo-relative like the rest. */
+function configProblem(repo: string, error: string): FileProblem {
+  const file = configPath(repo);
+  return {
+    file: relative(repo, file),
+    message: error.startsWith(`${file}: `) ? error.slice(file.length + 2) : error,
+  };
+}
+
+async function validate(options: ValidateOptions): Promise<void> {
+  const repo = resolveRepoDir(options);
+  const report = await checkTeamFiles(repo);
+  const config = await loadConfig(repo);
+  const problems: FileProblem[] = config.ok
+    ? report.problems
+    : [configProblem(repo, config.error), ...report.problems];
+  if (options.json) printJson({ ok: problems.length === 0, problems, counts: report.counts });
+  else for (const problem of problems) printLine(formatProblem(problem));
+  if (problems.length) throw new CliError(`${problems.length} problem(s) found`);
+  const { tasks, inboxes, cronJobs } = report.counts;
+  if (!options.json)
+    printLine(`ok: ${tasks} task(s), ${inboxes} inbox(es), ${cronJobs} cron job(s), config valid`);
+}

@@ -1,0 +1,29 @@
+import { CronStore } from './cron/store.js';
+import { MailboxStore } from './mailbox/store.js';
+import { TaskStore } from './tasks/store.js';
+import type { FileProblem } from './types.js';
+
+/** What `checkTeamFiles` found. */
+export interface TeamFilesReport {
+  problems: FileProblem[];
+  counts: { tasks: number; inboxes: number; cronJobs: number };
+}
+
+/**
+ * Checks every file in `.tasks/`, `.mailboxes/` and `.cron/` without changing
+ * any (dropped task files are not normalised): schemas, ids, dependency cycles
+ * and `blockedBy` ids naming no task.
+ */
+export async function checkTeamFiles(repoRoot: string): Promise<TeamFilesReport> {
+  const tasks = await TaskStore.open(repoRoot, { normalise: false });
+  const mailboxes = new MailboxStore(repoRoot);
+  const cron = await new CronStore(repoRoot).list();
+  return {
+    problems: [...tasks.problems(), ...(await mailboxes.problems()), ...cron.problems],
+    counts: {
+      tasks: tasks.list().length,
+      inboxes: (await mailboxes.agents()).length,
+      cronJobs: cron.jobs.length,
+    },
+  };
+}

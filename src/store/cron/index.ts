@@ -1,0 +1,6 @@
+/** The cron store's public surface. */
+export { CronStore } from './store.js';
+export { checkCronExpression, formatScheduleError, nextFireAt } from './expression.js';
+export type { ScheduleError } from './expression.js';
+export { NewCronJobSchema } from './types.js';
+export type { CronMutation, CronStoreOptions, NewCronJob } from './types.js';

@@ -1,0 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from './atomic.js';
+import type { FileProblem } from './types.js';
+
+/** What reading a JSON file found: nothing, text that is not JSON, or a value still to validate. */
+export type JsonRead =
+  { kind: 'missing' } | { kind: 'invalid'; problem: FileProblem } | { kind: 'ok'; value: unknown };
+
+/** Reads and parses `file`; `label` (the repo-relative name) is what problems report. */
+export async function readJson(file: string, label: string): Promise<JsonRead> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'invalid', problem: { file: label, message: `unreadable: ${code ?? String(err)}` } };
+  }
+  try {
+    return { kind: 'ok', value: JSON.parse(text) };
+  } catch (err) {
+    return { kind: 'invalid', problem: { file: label, message: `invalid JSON: ${(err as Error).message}` } };
+  }
+}
+
+/** Pretty JSON with a final newline, written atomically (readers see old or new, never half). */
+export async function writeJson(file: string, value: unknown): Promise<void> {
+  await writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
+}

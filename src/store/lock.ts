@@ -1,0 +1,139 @@
+import { mkdir } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { basename, dirname, join } from 'node:path';
+import { lock } from 'proper-lockfile';
+import type { Outcome } from './types.js';
+
+export interface LockOptions {
+  /** A lock whose holder stopped refreshing it for this long is taken over (proper-lockfile's floor is 2000). */
+  staleMs?: number;
+  /** How many times to retry a held lock (short jittered waits, about 3 ms each) before giving up. */
+  retries?: number;
+  /** Called instead of throwing when a held lock was lost (e.g. the event loop stalled past `staleMs`). */
+  onCompromised?: (incident: LockIncident) => void;
+}
+
+/** A lock that was lost while held, or failed to release: recorded, never thrown. */
+export interface LockIncident {
+  file: string;
+  at: string;
+  message: string;
+}
+
+/** The lock stayed held by someone else through every retry. */
+export class LockBusyError extends Error {
+  readonly code = 'ELOCKED';
+  constructor(readonly file: string) {
+    super(`${file}: busy (locked by another process)`);
+    this.name = 'LockBusyError';
+  }
+}
+
+// About 20 s of retries: longer than `staleMs`, so a lock left by a dead process is taken over before giving up.
+const DEFAULTS = { staleMs: 10_000, retries: 6000 } as const;
+const MAX_INCIDENTS = 100;
+const incidents: LockIncident[] = [];
+const inProcessTails = new Map<string, Promise<void>>();
+
+/** Lost or unreleasable locks seen by this process, newest last (at most 100). */
+export const lockIncidents = (): readonly LockIncident[] => incidents;
+
+/** The lock of `file` is the hidden directory `.<name>.lock` beside it, so listings stay clean. */
+export const lockPathFor = (file: string): string => join(dirname(file), `.${basename(file)}.lock`);
+
+/**
+ * Runs `fn` holding the cross-process lock of `file` (which need not exist).
+ * Calls in one process queue up in order before touching the lock directory,
+ * so only processes compete for it. Not reentrant: `fn` must not lock `file` again.
+ * Rejects with LockBusyError when the lock stays held through every retry.
+ */
+export async function withLock<T>(file: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  const previous = inProcessTails.get(file) ?? Promise.resolve();
+  let done!: () => void;
+  const tail = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
+  inProcessTails.set(file, tail);
+  await previous;
+  try {
+    return await withProcessLock(file, fn, opts);
+  } finally {
+    done();
+    if (inProcessTails.get(file) === tail) inProcessTails.delete(file);
+  }
+}
+
+async function withProcessLock<T>(file: string, fn: () => Promise<T>, opts: LockOptions): Promise<T> {
+  const report = opts.onCompromised ?? recordIncident;
+  const onCompromised = (err: Error): void => report(incidentOf(file, err));
+  const release = await acquire(file, opts, onCompromised);
+  try {
+    return await fn();
+  } finally {
+    await release().catch(onCompromised);
+  }
+}
+
+async function acquire(
+  file: string,
+  opts: LockOptions,
+  onCompromised: (err: Error) => void,
+): Promise<() => Promise<void>> {
+  const retries = opts.retries ?? DEFAULTS.retries;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // Retried here, not by proper-lockfile: it would retry every error (a missing folder, EACCES) as if busy.
+      return await lock(file, {
+        realpath: false,
+        lockfilePath: lockPathFor(file),
+        stale: opts.staleMs ?? DEFAULTS.staleMs,
+        onCompromised,
+      });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // The folder does not exist yet: create it (only then, to spare a syscall on every lock) and try again.
+      if (code === 'ENOENT' && attempt === 0) await mkdir(dirname(file), { recursive: true });
+      else if (code !== 'ELOCKED') throw err;
+      else if (attempt >= retries) throw new LockBusyError(file);
+      else await delay(retryDelayMs(attempt));
+    }
+  }
+}
+
+/**
+ * Short waits with jitter that stop growing early: with long exponential waits
+ * a fresh contender always beats one that has waited, which starves it.
+ */
+const retryDelayMs = (attempt: number): number => 1 + Math.random() * Math.min(5, 1 + attempt);
+
+function incidentOf(file: string, err: Error): LockIncident {
+  return { file, at: new Date().toISOString(), message: err.message };
+}
+
+function recordIncident(incident: LockIncident): void {
+  incidents.push(incident);
+  if (incidents.length > MAX_INCIDENTS) incidents.shift();
+}
+
+/** Why `tryWithLock` did not run (or finish) its function. */
+export interface LockFailure {
+  reason: 'busy' | 'io';
+  message: string;
+}
+
+/**
+ * `withLock`, with a lock held through every retry or a failed file operation
+ * (ENOSPC, EACCES, …) returned as data. Anything else is a bug and is thrown.
+ */
+export async function tryWithLock<T>(
+  file: string,
+  fn: () => Promise<T>,
+  opts?: LockOptions,
+): Promise<Outcome<T, LockFailure>> {
+  try {
+    return { ok: true, value: await withLock(file, fn, opts) };
+  } catch (err) {
+    if (err instanceof LockBusyError) return { ok: false, error: { reason: 'busy', message: err.message } };
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') return { ok: false, error: { reason: 'io', message: `${file}: ${code}` } };
+    throw err;
+  }
+}

@@ -1,0 +1,73 @@
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { problemsFromZod } from '../problems.js';
+import type { FileProblem, Message } from '../types.js';
+import { MessageSchema } from '../types.js';
+import { withoutDelivery } from './inbox-file.js';
+
+/**
+ * Appends delivered messages, one JSON line each, and fsyncs. A crash can
+ * leave a torn last line; the next append starts on a fresh line so only that
+ * fragment is lost to parsing, never a later message.
+ */
+export async function appendArchive(file: string, messages: readonly Message[]): Promise<void> {
+  if (!messages.length) return;
+  await mkdir(dirname(file), { recursive: true });
+  const handle = await open(file, 'a+');
+  try {
+    const lead = (await endsWithNewline(handle)) ? '' : '\n';
+    const lines = messages.map((m) => JSON.stringify(withoutDelivery(m))).join('\n');
+    await handle.appendFile(`${lead}${lines}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function endsWithNewline(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+/**
+ * Every archived message, deduplicated by id (a crash between archiving and
+ * clearing the inbox archives a batch twice), plus the lines that do not parse.
+ */
+export async function readArchive(
+  file: string,
+  label: string,
+): Promise<{ messages: Message[]; problems: FileProblem[] }> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const seen = new Set<string>();
+  const messages: Message[] = [];
+  const problems: FileProblem[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    const parsed = parseLine(line, `${label}:${i + 1}`);
+    if (!parsed.ok) problems.push(...parsed.problems);
+    else if (!seen.has(parsed.message.id)) {
+      seen.add(parsed.message.id);
+      messages.push(parsed.message);
+    }
+  });
+  return { messages, problems };
+}
+
+function parseLine(
+  line: string,
+  label: string,
+): { ok: true; message: Message } | { ok: false; problems: FileProblem[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch (err) {
+    return { ok: false, problems: [{ file: label, message: `invalid JSON: ${(err as Error).message}` }] };
+  }
+  const parsed = MessageSchema.safeParse(raw);
+  return parsed.success
+    ? { ok: true, message: parsed.data }
+    : { ok: false, problems: problemsFromZod(label, parsed.error) };
+}

@@ -1,0 +1,4 @@
+/** The mailbox store's public surface. */
+export { MailboxStore } from './store.js';
+export { SendInputSchema } from './types.js';
+export type { MailboxStoreOptions, SendInput } from './types.js';

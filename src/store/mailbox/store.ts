@@ -1,0 +1,195 @@
+import { relative } from 'node:path';
+import { listStems } from '../folder.js';
+import { newId } from '../ids.js';
+import { tryWithLock } from '../lock.js';
+import { fileFor, invalidIdReason, teamPaths, type TeamPaths } from '../paths.js';
+import { describeInputError, formatProblem } from '../problems.js';
+import type { FileProblem, Message, Outcome } from '../types.js';
+import { appendArchive, readArchive } from './archive.js';
+import { readInbox, readInboxArray, withoutDelivery, writeInbox } from './inbox-file.js';
+import type { MailboxStoreOptions, SendInput } from './types.js';
+import { SendInputSchema } from './types.js';
+
+type InboxChange<T> = (messages: Message[]) => Promise<{ messages?: Message[]; value: T }>;
+
+/**
+ * One inbox file per agent. Every change is lock, read, change, atomic write,
+ * so senders in many processes never lose each other's messages. Delivery has
+ * two steps: `take` marks the unread batch as delivering and returns it;
+ * `ack`, once the recipient has stored the messages, archives them and removes
+ * them from the inbox. A batch taken and never acknowledged (a crash) comes
+ * back through `recoverStale`; the recipient drops ids it already holds.
+ */
+export class MailboxStore {
+  private readonly paths: TeamPaths;
+
+  constructor(
+    repoRoot: string,
+    private readonly options: MailboxStoreOptions = {},
+  ) {
+    this.paths = teamPaths(repoRoot);
+  }
+
+  async send(input: SendInput): Promise<Outcome<Message>> {
+    const parsed = SendInputSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, error: describeInputError(parsed.error) };
+    const roster = this.options.roster;
+    if (roster && !roster.includes(parsed.data.to)) {
+      return { ok: false, error: `unknown recipient "${parsed.data.to}"; valid: ${roster.join(', ')}` };
+    }
+    const message: Message = {
+      id: newId('m'),
+      ...parsed.data,
+      type: parsed.data.type ?? 'message',
+      metadata: parsed.data.metadata ?? {},
+      ts: this.now().toISOString(),
+    };
+    return this.append(message);
+  }
+
+  /** The inbox as it is (unread and delivering), without changing it. */
+  async peek(agent: string): Promise<Message[]> {
+    const file = this.inboxFile(agent);
+    if (!file.ok) return [];
+    const read = await readInbox(file.value, this.label(file.value));
+    return read.ok ? read.value : [];
+  }
+
+  /** Marks the unread messages as delivering and returns them (empty when nothing is new). */
+  async take(agent: string): Promise<Message[]> {
+    const since = this.now().toISOString();
+    const taken = await this.changeInbox(agent, async (messages) => {
+      const batch = messages.filter((m) => !m.deliveringSince).map((m) => ({ ...m, deliveringSince: since }));
+      if (!batch.length) return { value: [] };
+      const ids = new Set(batch.map((m) => m.id));
+      return {
+        messages: messages.map((m) => (ids.has(m.id) ? { ...m, deliveringSince: since } : m)),
+        value: batch,
+      };
+    });
+    return taken.ok ? taken.value : [];
+  }
+
+  /**
+   * Archives the messages with these ids and removes them from the inbox.
+   * Ids no longer in the inbox (already acknowledged) are ignored. Returns
+   * the messages archived by this call.
+   */
+  async ack(agent: string, ids: readonly string[]): Promise<Outcome<Message[]>> {
+    const archive = fileFor(this.paths.archive, agent, '.jsonl');
+    if (!archive.ok) return archive;
+    const wanted = new Set(ids);
+    return this.changeInbox(agent, async (messages) => {
+      const acked = messages.filter((m) => wanted.has(m.id));
+      if (!acked.length) return { value: [] };
+      // Archive first: a crash in between leaves the batch in both places (a duplicate line), never in neither.
+      await appendArchive(archive.value, acked);
+      return { messages: messages.filter((m) => !wanted.has(m.id)), value: acked };
+    });
+  }
+
+  /** Hands batches taken more than `olderThanMs` ago and never acknowledged out again; returns them. */
+  async recoverStale(agent: string, olderThanMs: number): Promise<Message[]> {
+    const cutoff = this.now().getTime() - olderThanMs;
+    const isStale = (m: Message): boolean =>
+      m.deliveringSince !== undefined && Date.parse(m.deliveringSince) <= cutoff;
+    const recovered = await this.changeInbox(agent, async (messages) => {
+      const stale = messages.filter(isStale);
+      if (!stale.length) return { value: [] };
+      const cleared = messages.map((m) => (isStale(m) ? withoutDelivery(m) : m));
+      return { messages: cleared, value: stale.map(withoutDelivery) };
+    });
+    return recovered.ok ? recovered.value : [];
+  }
+
+  /** Delivered messages of `agent`, oldest first; the last `limit` when given. */
+  async history(agent: string, limit?: number): Promise<Message[]> {
+    const archive = fileFor(this.paths.archive, agent, '.jsonl');
+    if (!archive.ok) return [];
+    const { messages } = await readArchive(archive.value, this.label(archive.value));
+    return limit === undefined ? messages : messages.slice(Math.max(0, messages.length - limit));
+  }
+
+  /** The number of messages waiting (unread or delivering) in every inbox. */
+  async inboxSizes(): Promise<Record<string, number>> {
+    const sizes: Record<string, number> = {};
+    for (const agent of await this.agents()) sizes[agent] = (await this.peek(agent)).length;
+    return sizes;
+  }
+
+  /** The agents that have an inbox file. */
+  async agents(): Promise<string[]> {
+    const names = await listStems(this.paths.mailboxes, '.json');
+    return names.filter((n) => fileFor(this.paths.mailboxes, n).ok);
+  }
+
+  /** Invalid inbox files, badly named ones, and archive lines that do not parse. */
+  async problems(): Promise<FileProblem[]> {
+    const problems: FileProblem[] = [];
+    for (const name of await listStems(this.paths.mailboxes, '.json')) {
+      const file = fileFor(this.paths.mailboxes, name);
+      const label = this.label(`${this.paths.mailboxes}/${name}.json`);
+      if (!file.ok)
+        problems.push({
+          file: label,
+          message: `file name is not a valid agent name: ${invalidIdReason(name)}`,
+        });
+      else {
+        const read = await readInbox(file.value, label);
+        if (!read.ok) problems.push(...read.error);
+      }
+    }
+    for (const name of await listStems(this.paths.archive, '.jsonl')) {
+      const file = `${this.paths.archive}/${name}.jsonl`;
+      problems.push(...(await readArchive(file, this.label(file))).problems);
+    }
+    return problems;
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  private label(file: string): string {
+    return relative(this.paths.root, file);
+  }
+
+  private inboxFile(agent: string): Outcome<string> {
+    return fileFor(this.paths.mailboxes, agent);
+  }
+
+  /** Lock, read, change, write: the path every change of a delivery state takes. */
+  private async changeInbox<T>(agent: string, change: InboxChange<T>): Promise<Outcome<T>> {
+    return this.withInboxLock(agent, async (file, label) => {
+      const read = await readInbox(file, label);
+      if (!read.ok) return { ok: false, error: read.error.map(formatProblem).join('; ') };
+      const next = await change(read.value);
+      if (next.messages) await writeInbox(file, next.messages);
+      return { ok: true, value: next.value };
+    });
+  }
+
+  /** Lock, read the array, append, write: sending never rewrites or judges the messages already there. */
+  private async append(message: Message): Promise<Outcome<Message>> {
+    return this.withInboxLock(message.to, async (file, label) => {
+      const read = await readInboxArray(file, label);
+      if (!read.ok) return { ok: false, error: read.error.map(formatProblem).join('; ') };
+      await writeInbox(file, [...read.value, message]);
+      return { ok: true, value: message };
+    });
+  }
+
+  private async withInboxLock<T>(
+    agent: string,
+    fn: (file: string, label: string) => Promise<Outcome<T>>,
+  ): Promise<Outcome<T>> {
+    const file = this.inboxFile(agent);
+    if (!file.ok) return file;
+    const done = await tryWithLock(
+      file.value,
+      () => fn(file.value, this.label(file.value)),
+      this.options.lock,
+    );
+    return done.ok ? done.value : { ok: false, error: done.error.message };
+  }
+}

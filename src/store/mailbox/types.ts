@@ -1,0 +1,30 @@
+/**
+ * The mailbox store's contracts. A message's shape is `MessageSchema` in
+ * `../types.ts`; an inbox file `.mailboxes/<agent>.json` is a JSON array of
+ * them, oldest first, and `.mailboxes/archive/<agent>.jsonl` holds one
+ * delivered message per line.
+ */
+import { z } from 'zod';
+import type { LockOptions } from '../lock.js';
+import { AgentNameSchema, MessageSchema, MessageTypeSchema } from '../types.js';
+
+/**
+ * What `send` accepts. The store adds `id` (unique, time-sortable) and `ts`.
+ * `to` is one agent: a broadcast is the caller sending once per recipient.
+ */
+export const SendInputSchema = z.strictObject({
+  from: MessageSchema.shape.from,
+  to: AgentNameSchema,
+  type: MessageTypeSchema.optional(),
+  content: MessageSchema.shape.content,
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type SendInput = z.input<typeof SendInputSchema>;
+
+export interface MailboxStoreOptions {
+  /** When set, `send` refuses any recipient not in it (the error lists the valid names). */
+  roster?: readonly string[];
+  lock?: LockOptions;
+  /** The clock for `ts` and `deliveringSince`; tests inject one. */
+  now?: () => Date;
+}

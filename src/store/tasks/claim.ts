@@ -1,0 +1,92 @@
+import type { LockOptions } from '../lock.js';
+import { describeInputError } from '../problems.js';
+import type { Task } from '../types.js';
+import { AgentNameSchema } from '../types.js';
+import { claimTask } from './lifecycle.js';
+import type { TaskFiles } from './task-files.js';
+import type { TaskIndex } from './task-index.js';
+import { refused, type TaskResultOf, type TaskWriter } from './task-writer.js';
+
+/** What claiming needs from the store. */
+export interface ClaimContext {
+  files: TaskFiles;
+  index: TaskIndex;
+  writer: TaskWriter;
+  now: () => Date;
+}
+
+/**
+ * Compare-and-set: under the task's lock, re-read it and its blockers and take
+ * it only if it is ready for `owner`. Two claimers in any processes never both win.
+ */
+export async function claimOne(
+  ctx: ClaimContext,
+  id: string,
+  owner: string,
+  leaseMs: number,
+  lock?: LockOptions,
+): Promise<TaskResultOf<Task>> {
+  const name = AgentNameSchema.safeParse(owner);
+  if (!name.success) return refused(`owner: ${describeInputError(name.error)}`);
+  const early = await takenElsewhere(ctx, id, owner, leaseMs);
+  if (early) return early;
+  return ctx.writer.change(
+    id,
+    async (fresh) => claimTask(fresh, owner, leaseMs, ctx.now(), await openBlockers(ctx, fresh)),
+    lock,
+  );
+}
+
+/**
+ * The first ready task `owner` may take, claimed, or null when none is left.
+ * Tasks whose lock is held right now are skipped at first (another claimer is
+ * most likely taking them) and only waited for at the end.
+ */
+export async function claimFirstReady(
+  ctx: ClaimContext,
+  owner: string,
+  leaseMs: number,
+): Promise<TaskResultOf<Task | null>> {
+  const busy: string[] = [];
+  for (const task of ctx.index.ready(owner)) {
+    const claimed = await claimOne(ctx, task.id, owner, leaseMs, { retries: 0 });
+    if (claimed.ok) return claimed;
+    if (claimed.error.reason === 'busy') busy.push(task.id);
+  }
+  for (const id of busy) {
+    const claimed = await claimOne(ctx, id, owner, leaseMs);
+    if (claimed.ok) return claimed;
+  }
+  return { ok: true, value: null };
+}
+
+/**
+ * A lock-free look first: a task already taken or assigned to someone else is
+ * refused without locking, so the losers of a race learn it cheaply. A task
+ * that looks claimable is checked again under the lock.
+ */
+async function takenElsewhere(
+  ctx: ClaimContext,
+  id: string,
+  owner: string,
+  leaseMs: number,
+): Promise<TaskResultOf<never> | undefined> {
+  const seen = await ctx.files.read(id);
+  if (seen.kind !== 'ok') return undefined;
+  ctx.index.upsert(seen.task);
+  const verdict = claimTask(seen.task, owner, leaseMs, ctx.now(), []);
+  return verdict.ok ? undefined : refused(verdict.error);
+}
+
+/** Blockers not completed, re-read from disk unless the index already saw them complete (a final state). */
+async function openBlockers(ctx: ClaimContext, task: Task): Promise<string[]> {
+  const open: string[] = [];
+  for (const blocker of task.blockedBy) {
+    if (ctx.index.get(blocker)?.status === 'completed') continue;
+    // A plain read: normalising would take the blocker's lock while we hold this task's.
+    const fresh = await ctx.files.read(blocker);
+    if (fresh.kind === 'ok') ctx.index.upsert(fresh.task);
+    if (fresh.kind !== 'ok' || fresh.task.status !== 'completed') open.push(blocker);
+  }
+  return open;
+}

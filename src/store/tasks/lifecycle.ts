@@ -1,0 +1,106 @@
+/**
+ * The changes the store makes on a task's behalf, as pure functions of the
+ * freshly re-read task. Each refuses (as data) when the task is not in a state
+ * the change makes sense for; `checkChange` then guards the status edge.
+ */
+import type { Outcome, Task, TaskResult } from '../types.js';
+import { TaskSchema } from '../types.js';
+
+const refuse = (error: string): Outcome<Task> => ({ ok: false, error });
+const accept = (value: Task): Outcome<Task> => ({ ok: true, value });
+
+function withNote(task: Task, by: string, text: string, now: Date): Task {
+  return { ...task, notes: [...task.notes, { ts: now.toISOString(), by, text }] };
+}
+
+const leaseUntil = (owner: string, now: Date, leaseMs: number) => ({
+  owner,
+  expiresAt: new Date(now.getTime() + leaseMs).toISOString(),
+});
+
+/** A new pending task with every default filled in. */
+export function blankTask(id: string, subject: string, nowIso: string): Task {
+  return TaskSchema.parse({ id, subject, createdAt: nowIso, updatedAt: nowIso });
+}
+
+/** The task must be in progress and held by `owner`. */
+function heldBy(task: Task, owner: string): Outcome<Task> {
+  if (task.status === 'in_progress' && task.owner === owner) return accept(task);
+  const holder = task.status === 'in_progress' ? ` by ${task.owner}` : '';
+  return refuse(`task "${task.id}" is ${task.status}${holder}, not in progress by ${owner}`);
+}
+
+/** Ready = pending, every blocker completed (`openBlockers` empty), unassigned or assigned to `owner`. */
+export function claimTask(
+  task: Task,
+  owner: string,
+  leaseMs: number,
+  now: Date,
+  openBlockers: string[],
+): Outcome<Task> {
+  if (task.status !== 'pending') return refuse(`task "${task.id}" is ${task.status}, not pending`);
+  if (task.owner !== null && task.owner !== owner)
+    return refuse(`task "${task.id}" is assigned to ${task.owner}`);
+  if (openBlockers.length) return refuse(`task "${task.id}" is blocked by ${openBlockers.join(', ')}`);
+  return accept({ ...task, status: 'in_progress', owner, lease: leaseUntil(owner, now, leaseMs) });
+}
+
+export function renewTask(task: Task, owner: string, leaseMs: number, now: Date): Outcome<Task> {
+  const held = heldBy(task, owner);
+  return held.ok ? accept({ ...task, lease: leaseUntil(owner, now, leaseMs) }) : held;
+}
+
+export function completeTask(task: Task, owner: string, result: TaskResult): Outcome<Task> {
+  const held = heldBy(task, owner);
+  return held.ok ? accept({ ...task, status: 'completed', result }) : held;
+}
+
+export function failTask(task: Task, owner: string, error: string): Outcome<Task> {
+  const held = heldBy(task, owner);
+  return held.ok ? accept({ ...task, status: 'failed', result: { summary: error, error } }) : held;
+}
+
+/** Gives a claimed task back: pending, unowned, so anyone may claim it again. */
+export function releaseTask(task: Task, owner: string, note: string | undefined, now: Date): Outcome<Task> {
+  const held = heldBy(task, owner);
+  if (!held.ok) return held;
+  const released: Task = { ...task, status: 'pending', owner: null, lease: null };
+  return accept(note ? withNote(released, owner, note, now) : released);
+}
+
+export function cancelTask(task: Task, by: string, now: Date): Outcome<Task> {
+  if (task.status === 'completed' || task.status === 'cancelled') {
+    return refuse(`task "${task.id}" is already ${task.status}`);
+  }
+  return accept(withNote({ ...task, status: 'cancelled' }, by, 'cancelled', now));
+}
+
+export function noteTask(task: Task, by: string, text: string, now: Date): Outcome<Task> {
+  return accept(withNote(task, by, text, now));
+}
+
+/** Whether a lease has run out at `now` (the daemon's candidates for `reclaimTask`). */
+export const leaseExpired = (task: Task, now: Date): boolean =>
+  task.status === 'in_progress' && task.lease !== null && Date.parse(task.lease.expiresAt) <= now.getTime();
+
+/**
+ * A lease that ran out (its holder crashed or hung): the task returns to
+ * pending with one more attempt, or fails once `maxAttempts` leases were lost.
+ */
+export function reclaimTask(task: Task, now: Date, maxAttempts: number): Outcome<Task> {
+  if (!leaseExpired(task, now) || !task.lease) return refuse(`task "${task.id}" has no expired lease`);
+  const attempts = task.attempts + 1;
+  const text = `lease of ${task.lease.owner} expired at ${task.lease.expiresAt} (attempt ${attempts} of ${maxAttempts})`;
+  if (attempts >= maxAttempts) {
+    const failed: Task = {
+      ...task,
+      status: 'failed',
+      attempts,
+      result: { summary: text, error: 'lease expired' },
+    };
+    return accept(withNote(failed, 'teamd', text, now));
+  }
+  return accept(
+    withNote({ ...task, status: 'pending', owner: null, lease: null, attempts }, 'teamd', text, now),
+  );
+}

@@ -1,0 +1,223 @@
+import { newId } from '../ids.js';
+import { teamPaths } from '../paths.js';
+import { describeInputError } from '../problems.js';
+import type { FileProblem, Outcome, Task, TaskResult } from '../types.js';
+import { claimFirstReady, claimOne, type ClaimContext } from './claim.js';
+import { cycleThrough } from './graph.js';
+import * as life from './lifecycle.js';
+import { TaskFiles } from './task-files.js';
+import { TaskIndex } from './task-index.js';
+import { taskProblems } from './task-problems.js';
+import { TaskWriter, type TaskChange, type TaskResultOf } from './task-writer.js';
+import type { NewTask, RefreshResult, TaskFilter, TaskMutation, TaskStoreOptions } from './types.js';
+import { NewTaskSchema } from './types.js';
+
+const OPEN_CONCURRENCY = 16;
+const publicOutcome = <T>(r: TaskResultOf<T>): Outcome<T> =>
+  r.ok ? r : { ok: false, error: r.error.message };
+
+/**
+ * The tasks of one repository: `.tasks/<id>.json` files plus an in-memory
+ * index built once at `open` and then kept current one file at a time
+ * (`refresh`, and every change made through this store). Reads (`get`, `list`,
+ * `ready`, …) come from the index; every change re-reads the file under its
+ * lock, so the file stays the truth across processes. Nothing here throws on
+ * a bad file or bad input: refusals come back as `{ ok: false, error }`.
+ */
+export class TaskStore {
+  private readonly index = new TaskIndex();
+  private readonly writer: TaskWriter;
+  private readonly claims: ClaimContext;
+
+  private constructor(
+    private readonly files: TaskFiles,
+    private readonly options: TaskStoreOptions,
+  ) {
+    const now = (): Date => this.now();
+    this.writer = new TaskWriter(files, this.index, now, options.lock);
+    this.claims = { files, index: this.index, writer: this.writer, now };
+  }
+
+  /** Reads every task file once and builds the index. Bad files become `problems()`, never errors. */
+  static async open(repoRoot: string, options: TaskStoreOptions = {}): Promise<TaskStore> {
+    const paths = teamPaths(repoRoot);
+    const store = new TaskStore(
+      new TaskFiles(paths.tasks, paths.root, options.now ?? (() => new Date())),
+      options,
+    );
+    const stems = await store.files.stems();
+    for (let i = 0; i < stems.length; i += OPEN_CONCURRENCY) {
+      await Promise.all(stems.slice(i, i + OPEN_CONCURRENCY).map((stem) => store.refresh(`${stem}.json`)));
+    }
+    return store;
+  }
+
+  /** The `.tasks/` folder. */
+  get folder(): string {
+    return this.files.folder;
+  }
+
+  /** How many task files this store has read since it opened (the index's cost, for tests and stats). */
+  get readCount(): number {
+    return this.files.reads;
+  }
+
+  get(id: string): Task | undefined {
+    return this.index.get(id);
+  }
+
+  /** Tasks oldest first, from the index. */
+  list(filter: TaskFilter = {}): Task[] {
+    const statuses = filter.status === undefined ? undefined : [filter.status].flat();
+    const wanted = (t: Task): boolean =>
+      (!statuses || statuses.includes(t.status)) && (filter.owner === undefined || t.owner === filter.owner);
+    return [...this.index.all()]
+      .filter(wanted)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  /** Ready tasks (for `agent`: those unassigned or assigned to it), highest priority then oldest first. */
+  ready(agent?: string): Task[] {
+    return this.index.ready(agent);
+  }
+
+  isReady(id: string): boolean {
+    return this.index.isReady(id);
+  }
+
+  /** The ids in `blockedBy` of `id` that are not completed yet. */
+  blockers(id: string): string[] {
+    return this.index.blockers(id);
+  }
+
+  /** The tasks waiting on `id`. */
+  dependents(id: string): string[] {
+    return this.index.dependents(id);
+  }
+
+  /** Invalid files, dependency cycles and `blockedBy` ids naming no task. */
+  problems(): FileProblem[] {
+    return taskProblems(this.index, (id) => this.files.label(id));
+  }
+
+  /** Re-reads one file (an id, or a path as a watcher reports it) into the index. */
+  async refresh(idOrFile: string): Promise<RefreshResult> {
+    const stem = this.files.stemOf(idOrFile);
+    if (!stem.ok) return { kind: 'ignored', reason: stem.error };
+    const label = this.files.label(stem.value);
+    const read = await this.files.read(stem.value);
+    if (read.kind === 'missing') {
+      this.index.setProblems(label, []);
+      return { kind: 'removed', id: stem.value, nowReady: this.index.remove(stem.value) };
+    }
+    if (read.kind === 'invalid') {
+      this.index.remove(stem.value);
+      this.index.setProblems(label, read.problems);
+      return { kind: 'invalid', problems: read.problems };
+    }
+    this.index.setProblems(label, []);
+    const task =
+      read.complete || this.options.normalise === false ? read.task : await this.writer.normalise(read.task);
+    return { kind: 'updated', task, nowReady: this.index.upsert(task) };
+  }
+
+  async create(input: NewTask): Promise<Outcome<Task>> {
+    const parsed = NewTaskSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, error: describeInputError(parsed.error) };
+    const { id = newId('t'), subject, blockedBy = [], ...rest } = parsed.data;
+    const unique = [...new Set(blockedBy)];
+    const depsError = await this.checkNewDependencies(id, unique);
+    if (depsError) return { ok: false, error: depsError };
+    const task: Task = {
+      ...life.blankTask(id, subject, this.now().toISOString()),
+      ...definedOnly(rest),
+      blockedBy: unique,
+    };
+    return publicOutcome(await this.writer.writeNew(task));
+  }
+
+  /**
+   * Changes a task under its lock: re-reads the file, applies `mutate`, checks
+   * the change (schema, legal status transition, lease) and writes it.
+   */
+  async update(id: string, mutate: (task: Task) => TaskMutation): Promise<Outcome<Task>> {
+    return this.apply(id, (fresh) => {
+      const next = mutate(structuredClone(fresh));
+      return 'ok' in next ? next : { ok: true, value: next };
+    });
+  }
+
+  /** Compare-and-set: only a ready task, only one winner across processes. */
+  async claim(id: string, owner: string, leaseMs: number): Promise<Outcome<Task>> {
+    return publicOutcome(await claimOne(this.claims, id, owner, leaseMs));
+  }
+
+  /** Claims the first ready task `owner` may take; null when none is left. */
+  async claimNext(owner: string, leaseMs: number): Promise<Outcome<Task | null>> {
+    return publicOutcome(await claimFirstReady(this.claims, owner, leaseMs));
+  }
+
+  async renewLease(id: string, owner: string, leaseMs: number): Promise<Outcome<Task>> {
+    return this.apply(id, (t) => life.renewTask(t, owner, leaseMs, this.now()));
+  }
+
+  async complete(id: string, owner: string, result: TaskResult | string): Promise<Outcome<Task>> {
+    const full = typeof result === 'string' ? { summary: result } : result;
+    return this.apply(id, (t) => life.completeTask(t, owner, full));
+  }
+
+  async fail(id: string, owner: string, error: string): Promise<Outcome<Task>> {
+    return this.apply(id, (t) => life.failTask(t, owner, error));
+  }
+
+  /** Gives a claimed task back to pending (unowned), with an optional note saying why. */
+  async release(id: string, owner: string, note?: string): Promise<Outcome<Task>> {
+    return this.apply(id, (t) => life.releaseTask(t, owner, note, this.now()));
+  }
+
+  async cancel(id: string, by = 'user'): Promise<Outcome<Task>> {
+    return this.apply(id, (t) => life.cancelTask(t, by, this.now()));
+  }
+
+  async addNote(id: string, by: string, text: string): Promise<Outcome<Task>> {
+    return this.apply(id, (t) => life.noteTask(t, by, text, this.now()));
+  }
+
+  /**
+   * Returns tasks whose lease ran out at `now` to pending (one more attempt) or,
+   * after `maxAttempts` lost leases, fails them. Returns the tasks it changed.
+   */
+  async reclaimExpired(now: Date, maxAttempts: number): Promise<Task[]> {
+    const changed: Task[] = [];
+    for (const task of this.list({ status: 'in_progress' })) {
+      if (!life.leaseExpired(task, now)) continue;
+      const reclaimed = await this.writer.change(task.id, (t) => life.reclaimTask(t, now, maxAttempts));
+      if (reclaimed.ok) changed.push(reclaimed.value);
+    }
+    return changed;
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  private async apply(id: string, change: TaskChange): Promise<Outcome<Task>> {
+    return publicOutcome(await this.writer.change(id, change));
+  }
+
+  /** Every blocker must exist (maybe made by another process: look on disk) and must not close a cycle. */
+  private async checkNewDependencies(id: string, blockedBy: string[]): Promise<string | undefined> {
+    for (const blocker of blockedBy) {
+      if (blocker === id) continue;
+      if (!this.index.get(blocker)) await this.refresh(blocker);
+      if (!this.index.get(blocker)) return `blockedBy: no task "${blocker}"`;
+    }
+    const cycle = cycleThrough(this.index.graph(), id, blockedBy);
+    return cycle ? `blockedBy: would create a dependency cycle ${cycle.join(' → ')}` : undefined;
+  }
+}
+
+/** The fields a caller actually gave, so the defaults of a blank task stay for the rest. */
+function definedOnly<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

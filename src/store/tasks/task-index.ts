@@ -1,0 +1,120 @@
+import type { FileProblem, Task } from '../types.js';
+
+const isPending = (t: Task): boolean => t.status === 'pending';
+
+/** Lowest priority value first (like a queue number), then the older task, then the id, so the order is total. */
+export function readyOrder(a: Task, b: Task): number {
+  return a.priority - b.priority || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+}
+
+/**
+ * The in-memory view of `.tasks/`: every valid task, who depends on whom, and
+ * which tasks are ready. Each change touches only the task and its direct
+ * dependents, so keeping it current costs per changed file, not per task.
+ */
+export class TaskIndex {
+  private readonly tasks = new Map<string, Task>();
+  /** blocker id → ids of the tasks that list it in `blockedBy` (also for blockers that do not exist yet). */
+  private readonly dependentsOf = new Map<string, Set<string>>();
+  /** Pending tasks whose blockers are all completed; the owner is checked when asked. */
+  private readonly readyIds = new Set<string>();
+  /** Problems of files that could not be read, by file label. */
+  private readonly badFiles = new Map<string, FileProblem[]>();
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  get(id: string): Task | undefined {
+    return this.tasks.get(id);
+  }
+
+  all(): IterableIterator<Task> {
+    return this.tasks.values();
+  }
+
+  graph(): ReadonlyMap<string, Task> {
+    return this.tasks;
+  }
+
+  /** Adds or replaces a task; returns the ids that became ready through it. */
+  upsert(task: Task): string[] {
+    const old = this.tasks.get(task.id);
+    if (old) this.unlink(old);
+    this.tasks.set(task.id, task);
+    this.link(task);
+    const statusChanged = !old || old.status !== task.status;
+    return this.recompute(statusChanged ? [task.id, ...this.dependents(task.id)] : [task.id]);
+  }
+
+  /** Forgets a task (its file was deleted or became invalid); returns the ids that became ready. */
+  remove(id: string): string[] {
+    const old = this.tasks.get(id);
+    if (!old) return [];
+    this.unlink(old);
+    this.tasks.delete(id);
+    this.readyIds.delete(id);
+    return this.recompute(this.dependents(id));
+  }
+
+  setProblems(label: string, problems: FileProblem[]): void {
+    if (problems.length) this.badFiles.set(label, problems);
+    else this.badFiles.delete(label);
+  }
+
+  fileProblems(): FileProblem[] {
+    return [...this.badFiles.values()].flat();
+  }
+
+  /** Ready tasks `agent` may claim (all ready tasks without an agent), in claim order. */
+  ready(agent?: string): Task[] {
+    const ready: Task[] = [];
+    for (const id of this.readyIds) {
+      const task = this.tasks.get(id)!;
+      if (agent === undefined || task.owner === null || task.owner === agent) ready.push(task);
+    }
+    return ready.sort(readyOrder);
+  }
+
+  isReady(id: string): boolean {
+    return this.readyIds.has(id);
+  }
+
+  /** The ids in `blockedBy` that are not completed (missing ones included). */
+  blockers(id: string): string[] {
+    return (this.tasks.get(id)?.blockedBy ?? []).filter((b) => this.tasks.get(b)?.status !== 'completed');
+  }
+
+  /** The existing tasks that list `id` in their `blockedBy`. */
+  dependents(id: string): string[] {
+    return [...(this.dependentsOf.get(id) ?? [])].filter((d) => this.tasks.has(d));
+  }
+
+  private link(task: Task): void {
+    for (const blocker of task.blockedBy) {
+      let set = this.dependentsOf.get(blocker);
+      if (!set) this.dependentsOf.set(blocker, (set = new Set()));
+      set.add(task.id);
+    }
+  }
+
+  private unlink(task: Task): void {
+    for (const blocker of task.blockedBy) {
+      const set = this.dependentsOf.get(blocker);
+      set?.delete(task.id);
+      if (set?.size === 0) this.dependentsOf.delete(blocker);
+    }
+  }
+
+  private recompute(ids: readonly string[]): string[] {
+    const nowReady: string[] = [];
+    for (const id of ids) {
+      const task = this.tasks.get(id);
+      const ready = task !== undefined && isPending(task) && this.blockers(id).length === 0;
+      if (ready && !this.readyIds.has(id)) nowReady.push(id);
+      if (ready) this.readyIds.add(id);
+      else this.readyIds.delete(id);
+    }
+    return nowReady;
+  }
+}

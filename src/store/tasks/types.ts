@@ -1,0 +1,66 @@
+/**
+ * The task store's own contracts. A task file's shape is `TaskSchema` in
+ * `../types.ts`; this file says what callers hand the store and what it hands back.
+ */
+import { z } from 'zod';
+import type { LockOptions } from '../lock.js';
+import type { FileProblem, Outcome, Task, TaskStatus } from '../types.js';
+import { AgentNameSchema, IdSchema, TaskSchema } from '../types.js';
+
+/**
+ * What `create` accepts; only `subject` is required. Without `id` the store
+ * makes a time-sortable one (`t-<time>-<random>`). Every `blockedBy` id must
+ * name an existing task and must not close a cycle.
+ * `priority`: the lowest value runs first (default 0); ties go to the older task.
+ * `owner`: assigns the task, so only that agent may claim it.
+ */
+export const NewTaskSchema = z.strictObject({
+  subject: TaskSchema.shape.subject,
+  id: IdSchema.optional(),
+  description: z.string().max(100_000).optional(),
+  blockedBy: z.array(IdSchema).optional(),
+  owner: AgentNameSchema.nullable().optional(),
+  priority: z.number().int().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type NewTask = z.input<typeof NewTaskSchema>;
+
+/** Narrows `list`; fields combine with AND. */
+export interface TaskFilter {
+  status?: TaskStatus | readonly TaskStatus[];
+  owner?: string | null;
+}
+
+/**
+ * What an `update` mutator returns for the freshly re-read task: the changed
+ * task, or `{ ok: false, error }` to refuse. The store then checks the change
+ * (schema, legal status transition, lease invariants) before writing.
+ */
+export type TaskMutation = Task | Outcome<Task>;
+
+/**
+ * What `refresh` did with one file (the daemon calls it per watcher event).
+ * `nowReady` lists the tasks that became ready through this change.
+ */
+export type RefreshResult =
+  | { kind: 'updated'; task: Task; nowReady: string[] }
+  | { kind: 'removed'; id: string; nowReady: string[] }
+  | { kind: 'invalid'; problems: FileProblem[] }
+  | { kind: 'ignored'; reason: string };
+
+/** Why a change was refused; internal callers branch on `reason`, the public API returns `message`. */
+export interface TaskError {
+  reason: 'missing' | 'invalid' | 'refused' | 'busy' | 'io';
+  message: string;
+}
+
+export interface TaskStoreOptions {
+  /**
+   * Write dropped (partial) files back in full form when read (default true).
+   * Off for read-only checks such as `teamd validate`.
+   */
+  normalise?: boolean;
+  lock?: LockOptions;
+  /** The clock for timestamps and leases; tests inject one. */
+  now?: () => Date;
+}

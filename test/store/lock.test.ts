@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LockBusyError, lockPathFor, tryWithLock, withLock, type LockIncident } from '../../src/store/lock.js';
+import { tempRepo, waitFor } from './temp-repo.js';
+
+let repo: Awaited<ReturnType<typeof tempRepo>>;
+beforeEach(async () => (repo = await tempRepo()));
+afterEach(async () => repo.cleanup());
+
+describe('withLock', () => {
+  it('locks a file that does not exist yet, in a folder that does not exist yet, and cleans up', async () => {
+    const file = join(repo.root, 'new', 'folder', 'x.json');
+    const seen = await withLock(file, async () => existsSync(lockPathFor(file)));
+    expect(seen).toBe(true);
+    expect(existsSync(lockPathFor(file))).toBe(false);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('runs calls in one process one at a time, in order', async () => {
+    const file = join(repo.root, 'x.json');
+    const events: string[] = [];
+    await Promise.all(
+      [1, 2, 3].map((n) =>
+        withLock(file, async () => {
+          events.push(`start ${n}`);
+          await new Promise((resolve) => setImmediate(resolve));
+          events.push(`end ${n}`);
+        }),
+      ),
+    );
+    expect(events).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
+  });
+
+  it('releases the lock when the function throws', async () => {
+    const file = join(repo.root, 'x.json');
+    await expect(withLock(file, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await withLock(file, async () => 'again')).toBe('again');
+  });
+
+  it('gives up with LockBusyError when the lock stays held (retries: 0), and tryWithLock returns it as data', async () => {
+    const file = join(repo.root, 'x.json');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(lockPathFor(file)); // held by "another process"
+    await expect(withLock(file, async () => 1, { retries: 0 })).rejects.toBeInstanceOf(LockBusyError);
+    const tried = await tryWithLock(file, async () => 1, { retries: 2 });
+    expect(tried).toEqual({ ok: false, error: { reason: 'busy', message: expect.stringContaining('busy') } });
+  });
+
+  it('records a lost lock through onCompromised instead of throwing', async () => {
+    const file = join(repo.root, 'x.json');
+    const incidents: LockIncident[] = [];
+    const result = await withLock(
+      file,
+      async () => {
+        await rm(lockPathFor(file), { recursive: true }); // someone broke our lock
+        await waitFor(() => incidents.length > 0, 'the compromised lock to be noticed', 5_000);
+        return 'finished';
+      },
+      { staleMs: 2_000, onCompromised: (i) => incidents.push(i) },
+    );
+    expect(result).toBe('finished');
+    expect(incidents[0]).toMatchObject({ file });
+  });
+});
