@@ -98,16 +98,22 @@ async function start(options: StartOptions): Promise<void> {
   await lead.value.stop('signal');
 }
 
-/** Resolves on SIGINT or SIGTERM (the graceful stop of `teamd stop`). */
+/**
+ * Resolves on SIGINT or SIGTERM (the graceful stop of `teamd stop`). The
+ * handlers stay installed for the rest of the process: execa (through
+ * signal-exit) re-raises a signal when it finds no other listener, which would
+ * kill the daemon in the middle of its graceful stop.
+ */
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
+    let seen = 0;
+    const onSignal = () => {
+      seen++;
+      if (seen === 1) resolve();
+      else process.stderr.write('teamd: still stopping gracefully; send SIGKILL to stop at once\n');
     };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 }
 
