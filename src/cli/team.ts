@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { openSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { runDemo } from '../demo/demo.js';
@@ -77,6 +77,7 @@ export function registerTeamCommands(program: Command): void {
     .option('--dir <dir>', 'where to create the example repository (default: a new temp folder)')
     .option('--model <model>', 'a Claude model name or scripted:<path>')
     .option('--teammates <n>', 'how many teammates (default 3)')
+    .option('--record <path>', "save the model's answers as a replayable script")
     .action(demo);
 }
 
@@ -209,11 +210,12 @@ async function askPlan(plan: Task[]): Promise<PlanVerdict> {
   }
 }
 
-async function demo(options: { dir?: string; model?: string; teammates?: string }): Promise<void> {
+async function demo(options: { dir?: string; model?: string; teammates?: string; record?: string }): Promise<void> {
   const result = await runDemo({
     dir: options.dir,
     model: options.model,
     teammates: teammatesOf(options.teammates),
+    record: options.record === undefined ? undefined : resolve(options.record),
     out: printLine,
   });
   if (!result.ok) fail(result.error);

@@ -27,6 +27,8 @@ export interface DemoOptions {
   dir?: string;
   model?: string;
   teammates?: number;
+  /** Save the model's answers as a replayable script. */
+  record?: string;
   out: (line: string) => void;
 }
 
@@ -74,7 +76,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
     const line = formatEvent(e);
     if (line) opts.out(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
   };
-  const run = await runGoal({ repoRoot: dir, goal: DEMO_GOAL, onEvent: print, idleRecheckMs: 2_000, timeoutMs: 10 * 60_000 });
+  const run = await runGoal({ repoRoot: dir, goal: DEMO_GOAL, record: opts.record, onEvent: print, idleRecheckMs: 2_000, timeoutMs: 10 * 60_000 });
   if (!run.ok) return run;
   opts.out('');
   opts.out(formatSummary(run.summary));

@@ -7,6 +7,8 @@ import type { TeamConfig } from '../config/schema.js';
 import { systemClock } from '../cron/clock.js';
 import { cronMessageId, cronMessageMetadata } from '../cron/message.js';
 import { CronScheduler } from '../cron/scheduler.js';
+import { cronToolService } from '../cron/tool-service.js';
+import type { CronToolService } from '../tools/cron/types.js';
 import type { Clock, DeliveryResult } from '../cron/types.js';
 import type { TeamEvent } from '../observe/types.js';
 import { CronStore } from '../store/cron/index.js';
@@ -38,6 +40,11 @@ export class LeadCron {
     });
   }
 
+  /** `ctx.services.cron` for the lead agent's cron tools. */
+  toolService(): CronToolService {
+    return cronToolService({ store: this.store, scheduler: this.scheduler, validTargets: () => this.deps.config.teammates.map((t) => t.name) });
+  }
+
   start(): Promise<void> {
     return this.scheduler.start();
   }
@@ -55,6 +62,9 @@ export class LeadCron {
   }
 
   private async deliver(job: CronJob, slot: Date): Promise<DeliveryResult> {
+    const id = cronMessageId(job.id, slot);
+    // A crash between sending and clearing pendingDelivery hands the same slot back: send it once.
+    if (await this.alreadySent(job, id)) return 'delivered';
     const to = job.to === 'any' ? this.deps.pool.firstIdle() : job.to;
     if (!to) return 'deferred';
     const sent = await this.deps.mailbox.send({
@@ -62,10 +72,20 @@ export class LeadCron {
       to,
       type: 'cron',
       content: job.prompt,
-      metadata: { ...cronMessageMetadata(job, slot), cronMessageId: cronMessageId(job.id, slot) },
+      metadata: { ...cronMessageMetadata(job, slot), cronMessageId: id },
     });
     if (!sent.ok) throw new Error(sent.error);
     this.deps.log({ type: 'message_sent', id: sent.value.id, from: 'cron', to, messageType: 'cron' });
     return 'delivered';
+  }
+
+  /** Whether the fire `id` is already in a possible target's inbox or archive. */
+  private async alreadySent(job: CronJob, id: string): Promise<boolean> {
+    const targets = job.to === 'any' ? this.deps.pool.names() : [job.to];
+    for (const agent of targets) {
+      const seen = [...(await this.deps.mailbox.peek(agent)), ...(await this.deps.mailbox.history(agent, 500))];
+      if (seen.some((m) => m.metadata.cronMessageId === id)) return true;
+    }
+    return false;
   }
 }

@@ -15,6 +15,7 @@ import type { TaskStore } from '../store/tasks/index.js';
 import type { Message } from '../store/types.js';
 import { formatMail } from '../teammate/prompts.js';
 import { TEAM_TOOL_RULES, teamTools } from '../teammate/tools/index.js';
+import { cronTools, type CronToolService } from '../tools/cron/index.js';
 import { builtinTools } from '../tools/index.js';
 import { transcriptsDir } from '../teammate/runtime-factory.js';
 import { answerRequestTool } from './answer-tool.js';
@@ -30,6 +31,8 @@ export interface LeadMailDeps {
   tasks: TaskStore;
   models: LeadModels;
   log: (e: TeamEvent) => void;
+  /** The cron tools' service over the lead's scheduler. */
+  cron?: CronToolService;
 }
 
 export class LeadMail {
@@ -83,17 +86,18 @@ export class LeadMail {
     this.runtime = new AgentRuntime({
       model: this.deps.models.client(config.lead.model ?? config.model),
       cwd: repoRoot,
-      tools: [...readOnly, ...teamTools(), answerRequestTool],
+      tools: [...readOnly, ...teamTools(), answerRequestTool, ...cronTools],
       systemPrompt: leadSystemPrompt(config, config.lead.role),
       agentName: 'lead',
       maxTurns: config.lead.maxTurns,
       maxTokens: config.maxTokens,
-      permissionPolicy: { defaultMode: 'default', allow: [...TEAM_TOOL_RULES, 'AnswerRequest'], deny: ['Edit', 'Write'], ask: [] },
+      permissionPolicy: { defaultMode: 'default', allow: [...TEAM_TOOL_RULES, 'AnswerRequest', 'CronCreate', 'CronList', 'CronDelete'], deny: ['Edit', 'Write'], ask: [] },
       transcriptDir: transcriptsDir(repoRoot, 'lead'),
       prices: config.prices,
       services: {
         team: { tasks, mailbox, roster: () => roster, self: 'lead', onSent: (m: { id: string; to: string; type: string }) => this.deps.log({ type: 'message_sent', id: m.id, from: 'lead', to: m.to, messageType: m.type }) },
         requests: { repoRoot, mailbox, log: this.deps.log },
+        ...(this.deps.cron ? { cron: this.deps.cron } : {}),
       },
     });
     return this.runtime;

@@ -66,7 +66,7 @@ export class Lead {
     const log = (e: TeamEvent) => this.log.append(e);
     this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log: (e, at) => this.log.append(e, at), wake: (ids) => this.pool.wakeAll('merged', ids) });
     this.cron = new LeadCron({ repoRoot: options.repoRoot, config, mailbox, pool: this.pool, log });
-    this.mail = new LeadMail({ repoRoot: options.repoRoot, config, mailbox, tasks, models: this.models, log });
+    this.mail = new LeadMail({ repoRoot: options.repoRoot, config, mailbox, tasks, models: this.models, log, cron: this.cron.toolService() });
     this.oversight = new Oversight({
       repoRoot: options.repoRoot,
       config,

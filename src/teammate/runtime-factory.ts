@@ -4,6 +4,7 @@ import { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent } from '../agent/types.js';
 import type { PermissionPolicy } from '../agent/permissions/types.js';
 import { createHookRunner } from '../hooks/index.js';
+import { cronTools } from '../tools/cron/index.js';
 import { builtinTools } from '../tools/index.js';
 import type { AnyTool, ToolOutput } from '../tools/types.js';
 import { teammateCanUseTool } from './approvals.js';
@@ -11,6 +12,7 @@ import { respondShutdown } from './control.js';
 import type { TeammateHost } from './host.js';
 import { askAndWait } from './approvals.js';
 import { teammateSystemPrompt } from './prompts.js';
+import { workerCronService } from './tools/cron-service.js';
 import { protocolTools, TEAM_TOOL_RULES, teamTools } from './tools/index.js';
 import { rosterOf } from '../config/load.js';
 
@@ -35,7 +37,7 @@ function gatePlan(host: TeammateHost, tool: AnyTool): AnyTool {
 
 function toolsFor(host: TeammateHost, readOnly: boolean): AnyTool[] {
   const cfg = host.deps.data.teammate;
-  let tools = [...builtinTools(), ...teamTools(), ...protocolTools(cfg.planMode)];
+  let tools = [...builtinTools(), ...teamTools(), ...protocolTools(cfg.planMode), ...cronTools];
   if (cfg.tools) tools = tools.filter((t) => cfg.tools!.includes(t.name) || t.name.startsWith('task_') || t.name === 'send_message' || t.name === 'shutdown_response' || t.name === 'request_plan_approval');
   if (readOnly) tools = tools.filter((t) => !EDITING.has(t.name) || t.name === 'bash');
   return cfg.planMode ? tools.map((t) => gatePlan(host, t)) : tools;
@@ -96,6 +98,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     mcp: existsSync(join(data.repoRoot, '.mcp.json')),
     services: {
       team: { tasks, mailbox, roster: () => roster, self: host.name, onSent: (m: { id: string; to: string; type: string }) => host.deps.log({ type: 'message_sent', id: m.id, from: host.name, to: m.to, messageType: m.type }) },
+      cron: workerCronService(data.repoRoot, data.team.teammates.map((t) => t.name)),
       protocol: {
         requestPlanApproval: async (plan: string, signal: AbortSignal) => {
           const verdict = await askAndWait(approvalDeps, { kind: 'plan', input: plan, summary: plan.slice(0, 200) }, signal);

@@ -3,6 +3,8 @@
  * through the lease, mail entering at tool boundaries, then completion (handed
  * to the merge queue when worktrees are on), failure, or release on stop.
  */
+import { join } from 'node:path';
+import { consolidateMemories, extractMemories } from '../agent/memory/index.js';
 import type { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent, ResultEvent } from '../agent/types.js';
 import { createHookRunner } from '../hooks/index.js';
@@ -40,6 +42,7 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
         result = await drain(runtime.submitMessage(feedback));
       }
       await finishTask(host, task, result, { worktree: cwd.worktree, branch: cwd.branch, touched: [...touched] });
+      await keepMemories(host, runtime);
     } finally {
       host.desk.detach();
       void runtime.close();
@@ -52,6 +55,21 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
     },
     done,
   };
+}
+
+/**
+ * End of a session: facts the agent marked to keep (`<remember>…</remember>`)
+ * go into `.memory/`, and the folder is consolidated when it grows past its
+ * threshold. Memory is a help, never a reason for a task to fail.
+ */
+async function keepMemories(host: TeammateHost, runtime: AgentRuntime): Promise<void> {
+  const dir = join(host.deps.data.repoRoot, '.memory');
+  try {
+    const kept = await extractMemories(runtime, host.deps.model, { dir, agent: host.name });
+    if (kept.written.length) await consolidateMemories(dir);
+  } catch (err) {
+    host.deps.log({ type: 'notice', agent: host.name, message: `memory: ${(err as Error).message}` });
+  }
 }
 
 async function prepareWorktree(host: TeammateHost, task: Task): Promise<{ path: string; worktree: string | null; branch: string | null } | null> {
