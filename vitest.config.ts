@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    setupFiles: ['./test/support/no-ci-env.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
