@@ -12,7 +12,7 @@ import { EventLog } from '../observe/event-log.js';
 import type { LoggedEvent, TeamEvent } from '../observe/types.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
-import type { Outcome } from '../store/types.js';
+import type { FileProblem, Outcome } from '../store/types.js';
 import type { FromWorker, ToWorker } from '../teammate/types.js';
 import { LeadCron } from './cron.js';
 import { LeadMail } from './lead-mail.js';
@@ -41,6 +41,7 @@ export class Lead {
   private watcher: FSWatcher | null = null;
   private reaper: NodeJS.Timeout | null = null;
   private stopped: Promise<void> | null = null;
+  private readonly reported = new Set<string>();
   readonly log: EventLog;
   readonly pool: TeammatePool;
   readonly merges: LeadMerges;
@@ -152,7 +153,8 @@ export class Lead {
 
   private async onHit(hit: WatchHit): Promise<void> {
     if (hit.kind === 'task') {
-      await this.tasks.refresh(hit.id);
+      const refreshed = await this.tasks.refresh(hit.id);
+      if (refreshed.kind === 'invalid') this.reportProblems(refreshed.problems);
       const task = this.tasks.get(hit.id);
       if (task) this.merges.noticeTask(task);
       this.pool.wakeAll('task', [hit.id]);
@@ -161,6 +163,16 @@ export class Lead {
       else this.pool.send(hit.id, { type: 'wake', reason: 'mail', tasks: [] });
     } else {
       await this.cron.reload(hit.id);
+    }
+  }
+
+  /** A bad file is reported once per distinct problem, with its file and field; the daemon carries on. */
+  private reportProblems(problems: FileProblem[]): void {
+    for (const p of problems) {
+      const key = `${p.file}|${p.field ?? ''}|${p.message}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      this.log.append({ type: 'task_problem', file: p.file, message: p.field ? `${p.field}: ${p.message}` : p.message });
     }
   }
 

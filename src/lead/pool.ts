@@ -26,10 +26,13 @@ interface Member {
   stopping: boolean;
   exited: Promise<void>;
   restartTimer: NodeJS.Timeout | null;
+  /** When the worker last said anything; null until its first message (it may still be loading). */
+  lastSeen: number | null;
 }
 
 export class TeammatePool {
   private readonly members = new Map<string, Member>();
+  private watchdog: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly makeData: (name: string, restarts: number) => WorkerData,
@@ -39,6 +42,27 @@ export class TeammatePool {
 
   start(team: TeamConfig): void {
     for (const t of team.teammates) this.spawn(t.name, 0);
+    this.startWatchdog(Math.max(2_000, 2 * team.leaseMs));
+  }
+
+  /**
+   * A worker stuck in a loop answers nothing and would hold its name and a
+   * core forever. Workers are pinged; one silent for `silentMs` (its task's
+   * lease is long gone by then) is terminated, and restarted like any crash.
+   */
+  private startWatchdog(silentMs: number): void {
+    this.watchdog = setInterval(() => {
+      const now = Date.now();
+      for (const m of this.members.values()) {
+        if (!m.worker || m.stopping || m.lastSeen === null) continue;
+        if (now - m.lastSeen > silentMs) {
+          this.handlers.log({ type: 'notice', agent: m.name, message: `no answer for ${Math.round((now - m.lastSeen) / 1000)} s: terminating the worker` });
+          m.lastSeen = null;
+          void m.worker.terminate();
+        } else m.worker.postMessage({ type: 'ping' } satisfies ToWorker);
+      }
+    }, Math.max(250, Math.floor(silentMs / 4)));
+    this.watchdog.unref();
   }
 
   names(): string[] {
@@ -66,6 +90,7 @@ export class TeammatePool {
 
   /** Asks every worker to stop; resolves when all have exited (or `timeoutMs` passed, then terminates them). */
   async stopAll(reason: string, timeoutMs = 30_000): Promise<void> {
+    if (this.watchdog) clearInterval(this.watchdog);
     const exits: Promise<void>[] = [];
     for (const m of this.members.values()) {
       m.stopping = true;
@@ -111,6 +136,7 @@ export class TeammatePool {
       stopping: existing?.stopping ?? false,
       exited: new Promise<void>((r) => (markExited = r)),
       restartTimer: null,
+      lastSeen: null,
     };
     this.members.set(name, member);
     let lastError = 'exited';
@@ -132,6 +158,8 @@ export class TeammatePool {
     const parsed = FromWorkerSchema.safeParse(raw);
     if (!parsed.success) return;
     const msg = parsed.data;
+    member.lastSeen = Date.now();
+    if (msg.type === 'pong') return;
     if (msg.type === 'state') {
       member.state = msg.state;
       member.task = msg.task;

@@ -3,7 +3,7 @@
  * handler re-reads the one file named (the index is updated per file, never
  * by a rescan). Temp files of atomic writes and lock directories are ignored.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
@@ -15,6 +15,9 @@ export interface WatchHit {
   id: string;
   removed: boolean;
 }
+
+/** Re-checks after a hit: past chokidar's 50 ms change throttle, and again in case timers ran late. */
+const TRAILING_MS = [100, 1_000];
 
 const FOLDERS: Record<string, WatchKind> = { '.tasks': 'task', '.mailboxes': 'mail', '.cron': 'cron' };
 
@@ -37,12 +40,31 @@ export async function watchTeamFolders(repoRoot: string, onHit: (hit: WatchHit) 
   const folders = Object.keys(FOLDERS).map((f) => join(repoRoot, f));
   for (const f of folders) mkdirSync(f, { recursive: true });
   const watcher = watch(folders, { ignoreInitial: true, depth: 0, ignored, awaitWriteFinish: false });
+  // chokidar drops (does not delay) a second 'change' of a path within 50 ms
+  // of the first (and timers run late on a loaded machine), so every hit is
+  // followed by trailing re-checks: the handler re-reads the file, and the
+  // last write is never missed.
+  const trailing = new Map<string, NodeJS.Timeout[]>();
   const hit = (removed: boolean) => (path: string) => {
     const h = classify(repoRoot, path, removed);
-    if (h) onHit(h);
+    if (!h) return;
+    onHit(h);
+    for (const t of trailing.get(path) ?? []) clearTimeout(t);
+    const timers = TRAILING_MS.map((ms) => {
+      const t = setTimeout(() => onHit({ ...h, removed: !existsSync(path) }), ms);
+      t.unref();
+      return t;
+    });
+    trailing.set(path, timers);
   };
   watcher.on('add', hit(false)).on('change', hit(false)).on('unlink', hit(true));
   watcher.on('error', (err) => onError(err instanceof Error ? err : new Error(String(err))));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const close = watcher.close.bind(watcher);
+  watcher.close = async () => {
+    for (const timers of trailing.values()) for (const t of timers) clearTimeout(t);
+    trailing.clear();
+    await close();
+  };
   return watcher;
 }

@@ -61,6 +61,8 @@ export type WorkerData = z.infer<typeof WorkerDataSchema>;
 export const ToWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('wake'), reason: z.string(), tasks: z.array(z.string()).default([]) }),
   z.object({ type: z.literal('stop'), reason: z.string() }),
+  /** The lead's watchdog: a worker whose event loop is alive answers `pong`. */
+  z.object({ type: z.literal('ping') }),
   z.object({ type: z.literal('model_event'), callId: z.string(), event: z.unknown() }),
   z.object({
     type: z.literal('worktree_ready'),
@@ -81,5 +83,6 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('model_abort'), callId: z.string() }),
   z.object({ type: z.literal('worktree_request'), requestId: z.string(), taskId: z.string() }),
   z.object({ type: z.literal('stopped') }),
+  z.object({ type: z.literal('pong') }),
 ]);
 export type FromWorker = z.infer<typeof FromWorkerSchema>;

@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     if (m.type === 'wake') {
       void Promise.all(m.tasks.map((id) => tasks.refresh(id))).then(() => teammate.wake());
     } else if (m.type === 'stop') teammate.stop(m.reason);
+    else if (m.type === 'ping') post({ type: 'pong' });
     else if (m.type === 'model_event' && model instanceof IpcModelClient) model.receive(m.callId, m.event as ModelStreamEvent);
     else if (m.type === 'worktree_ready') {
       worktrees.get(m.requestId)?.({ ok: m.ok, path: m.path, branch: m.branch, error: m.error });
