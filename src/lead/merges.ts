@@ -8,6 +8,7 @@
  * that teammate, with the refusal as a note; its branch and worktree are kept.
  */
 import type { TeamConfig } from '../config/schema.js';
+import { cleanWorktrees } from '../git/hygiene.js';
 import { ensureIntegrationBranch } from '../git/integration.js';
 import { MergeQueue } from '../git/merge-queue.js';
 import { git, runGit } from '../git/run-git.js';
@@ -67,6 +68,7 @@ export class LeadMerges {
     if (!queue.ok) throw new Error(queue.error);
     this.queue = queue.value;
     await this.queue.recover();
+    await this.removeMergedWorktrees();
     await this.reportOrphans();
     for (const t of this.deps.tasks.list({ status: 'in_progress' })) this.noticeTask(t);
     this.kick();
@@ -174,6 +176,16 @@ export class LeadMerges {
     if (!back.ok) return;
     await this.deps.mailbox.send({ from: 'lead', to: agent, type: 'message', content: `Your task ${taskId} was not merged (${reason}). It is back on the board for you:\n${message}`, metadata: { task_id: taskId } });
     this.deps.wake([taskId]);
+  }
+
+  /** A lead killed between completing a merged task and removing its worktree leaves it behind: tidy up at start. */
+  private async removeMergedWorktrees(): Promise<void> {
+    if (this.deps.config.worktrees.mode !== 'per-task') return;
+    const merged = (id: string) => this.deps.tasks.get(id)?.status === 'completed';
+    const cleaned = await cleanWorktrees(this.worktrees!, { isFinished: async (id) => merged(id) });
+    if (cleaned.ok && cleaned.value.removed.length) {
+      this.deps.log({ type: 'notice', message: `removed the worktrees of merged tasks: ${cleaned.value.removed.join(', ')}` });
+    }
   }
 
   private async reportOrphans(): Promise<void> {
