@@ -1,43 +1,29 @@
 /**
  * Cron fire jitter with the real clock: a 6-field every-second job on real files
- * (CronStore in a temp folder) for about ten seconds. For each fire, two lags
- * behind the slot time: when the timer woke, and when `deliver` was called
- * (after `lastFired` was written and fsynced). Prints a table and writes
- * bench/results/cron.json. A benchmark, not a test: it never fails on a number.
+ * (CronStore in a temp folder) for about ten seconds (five with --quick). For
+ * each fire, two lags behind the slot time: when the timer woke, and when
+ * `deliver` was called (after `lastFired` was written and fsynced). Floor, in
+ * the same run and process: a bare setTimeout aimed at each second boundary.
+ * Prints a table and writes bench/results/cron.json. A benchmark, not a
+ * test: it never fails on a number.
  *
- *   node --import tsx bench/cron/index.ts [seconds]
+ *   npm run bench -- cron [--quick]
+ *   node --import tsx bench/cron/index.ts [seconds] [--quick]   (uses dist/ as built)
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { systemClock } from '../../src/cron/clock.js';
-import { CronScheduler } from '../../src/cron/scheduler.js';
+import { join } from 'node:path';
 import type { Clock, CronEvent } from '../../src/cron/types.js';
-import { CronStore } from '../../src/store/cron/index.js';
+import { benchArgs } from '../support/args.js';
+import { fromDist } from '../support/dist.js';
+import { BenchReport } from '../support/report.js';
 
-const SECONDS = Number(process.argv[2] ?? 10);
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'cron.json');
+const { systemClock } = await fromDist<typeof import('../../src/cron/clock.js')>('cron/clock.js');
+const { CronScheduler } = await fromDist<typeof import('../../src/cron/scheduler.js')>('cron/scheduler.js');
+const { CronStore } = await fromDist<typeof import('../../src/store/cron/index.js')>('store/cron/index.js');
 
-interface Stats {
-  n: number;
-  min: number;
-  median: number;
-  p99: number;
-  max: number;
-}
-
-function stats(values: number[]): Stats {
-  const sorted = [...values].sort((a, b) => a - b);
-  const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return {
-    n: sorted.length,
-    min: sorted[0] ?? NaN,
-    median: pick(0.5),
-    p99: pick(0.99),
-    max: sorted[sorted.length - 1] ?? NaN,
-  };
-}
+const args = benchArgs();
+const SECONDS = args.seconds ?? (args.quick ? 5 : 10);
 
 /** The real clock, noting when each timer callback actually runs. */
 function observedClock(wakes: number[]): Clock {
@@ -52,7 +38,23 @@ function observedClock(wakes: number[]): Clock {
   };
 }
 
-async function run(): Promise<{ wake: number[]; deliver: number[]; events: CronEvent[] }> {
+/** The floor: a plain timer for each of the next `count` second boundaries; ms late for each. */
+function bareTimers(count: number): Promise<number[]> {
+  return new Promise((resolve) => {
+    const late: number[] = [];
+    const arm = (): void => {
+      const target = Math.ceil((Date.now() + 1) / 1000) * 1000;
+      setTimeout(() => {
+        late.push(Date.now() - target);
+        if (late.length < count) arm();
+        else resolve(late);
+      }, target - Date.now());
+    };
+    arm();
+  });
+}
+
+async function run(): Promise<{ wake: number[]; deliver: number[]; bare: number[]; events: CronEvent[] }> {
   const root = await mkdtemp(join(tmpdir(), 'teamd-bench-cron-'));
   const wakes: number[] = [];
   const wake: number[] = [];
@@ -73,37 +75,19 @@ async function run(): Promise<{ wake: number[]; deliver: number[]; events: CronE
   });
   try {
     await scheduler.start();
-    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000 + 500));
+    const bare = await bareTimers(SECONDS);
+    return { wake, deliver, bare, events };
   } finally {
     await scheduler.stop();
     await rm(root, { recursive: true, force: true });
   }
-  return { wake, deliver, events };
 }
 
-const { wake, deliver, events } = await run();
-const rows = { 'timer woke': stats(wake), 'deliver called': stats(deliver) };
-const fmt = (v: number) => v.toFixed(0).padStart(7);
-console.log(`cron fire jitter, every-second job, ${SECONDS} s, real clock (ms after the slot)`);
-console.log(
-  `${'metric'.padEnd(16)}${['n', 'median', 'p99', 'min', 'max'].map((h) => h.padStart(7)).join('')}`,
-);
-for (const [name, s] of Object.entries(rows)) {
-  console.log(`${name.padEnd(16)}${[s.n, s.median, s.p99, s.min, s.max].map(fmt).join('')}`);
-}
-const missed = events.filter((e) => e.type === 'cron_missed_skipped').length;
-const errors = events.filter((e) => e.type === 'cron_error').length;
-console.log(`missed runs: ${missed}, errors: ${errors}`);
-await mkdir(dirname(RESULTS), { recursive: true });
-const result = {
-  bench: 'cron',
-  seconds: SECONDS,
-  unit: 'ms',
-  node: process.version,
-  ...rows,
-  missedRuns: missed,
-  errors,
-  at: new Date().toISOString(),
-};
-await writeFile(RESULTS, JSON.stringify(result, null, 2) + '\n');
-console.log(`wrote ${RESULTS}`);
+const { wake, deliver, bare, events } = await run();
+const report = new BenchReport('cron', `Cron fire jitter, every-second job, ${SECONDS} s, real clock (ms after the slot)`, args.quick, { seconds: SECONDS });
+report.row('floor: bare setTimeout at the second', bare);
+report.row('timer woke', wake, 'ms', 'floor: bare setTimeout at the second');
+report.row('deliver called', deliver, 'ms', 'floor: bare setTimeout at the second');
+report.figure('missed runs', events.filter((e) => e.type === 'cron_missed_skipped').length, 'count');
+report.figure('errors', events.filter((e) => e.type === 'cron_error').length, 'count');
+await report.finish();

@@ -6,50 +6,35 @@
  * - `tool_use → tool start`: from the model stream yielding a complete
  *   tool_use block to the tool's `run` being entered;
  * - `run (1 text turn)`: a whole `submitMessage` answered by one text turn.
- * Prints a table and writes bench/results/runtime.json. A benchmark, not a
- * test: it never fails on a number.
+ * Floors, in the same run: the scripted model's stream consumed alone (no
+ * runtime) for the same answers. Prints a table and writes
+ * bench/results/runtime.json. A benchmark, not a test: it never fails on a number.
  *
- *   node --import tsx bench/runtime/index.ts [seconds]
+ *   npm run bench -- runtime [--quick]
+ *   node --import tsx bench/runtime/index.ts [seconds] [--quick]   (uses dist/ as built)
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { z } from 'zod';
-import { AgentRuntime } from '../../src/agent/runtime.js';
-import { ScriptedModel } from '../../src/model/scripted/scripted-model.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../src/model/types.js';
-import { defineTool } from '../../src/tools/types.js';
+import { benchArgs } from '../support/args.js';
+import { fromDist } from '../support/dist.js';
+import { BenchReport } from '../support/report.js';
 
-const SECONDS = Number(process.argv[2] ?? 14);
+const { AgentRuntime } = await fromDist<typeof import('../../src/agent/runtime.js')>('agent/runtime.js');
+const { ScriptedModel } = await fromDist<typeof import('../../src/model/scripted/scripted-model.js')>('model/scripted/scripted-model.js');
+const { defineTool } = await fromDist<typeof import('../../src/tools/types.js')>('tools/types.js');
+
+const args = benchArgs();
+const SECONDS = args.seconds ?? (args.quick ? 4 : 14);
 const TURNS_PER_RUN = 10;
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'runtime.json');
 const ZERO_USAGE = {
   input_tokens: 1,
   output_tokens: 1,
   cache_read_input_tokens: 0,
   cache_creation_input_tokens: 0,
 };
-
-interface Stats {
-  n: number;
-  min: number;
-  median: number;
-  p99: number;
-  max: number;
-}
-
-function stats(values: number[]): Stats {
-  const sorted = [...values].sort((a, b) => a - b);
-  const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return {
-    n: sorted.length,
-    min: sorted[0] ?? NaN,
-    median: pick(0.5),
-    p99: pick(0.99),
-    max: sorted.at(-1) ?? NaN,
-  };
-}
 
 /** Notes when each complete tool_use block leaves the model stream. */
 class StampingModel implements ModelClient {
@@ -127,38 +112,35 @@ async function textRuns(cwd: string, until: number): Promise<number[]> {
   return runs;
 }
 
+/** The floor: the scripted model's stream for one answer, consumed with no runtime around it. */
+async function modelAlone(content: { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown> }, until: number): Promise<number[]> {
+  const times: number[] = [];
+  const model = new ScriptedModel({ rules: [{ times: 'always', usage: ZERO_USAGE, content: [content] }] });
+  const request: ModelRequest = { system: '', messages: [{ role: 'user', content: 'go' }], tools: [], maxTokens: 100, signal: new AbortController().signal };
+  for (let i = 0; performance.now() < until; i++) {
+    const began = performance.now();
+    for await (const _event of model.stream(request)) {
+      // drain
+    }
+    if (i >= 5) times.push(performance.now() - began);
+  }
+  return times;
+}
+
 const cwd = await mkdtemp(join(tmpdir(), 'teamd-bench-runtime-'));
+const report = new BenchReport('runtime', `Agent runtime overhead (ms), zero-latency scripted model, ${SECONDS} s`, args.quick, { seconds: SECONDS });
 try {
   const start = performance.now();
-  const { turn, pickup } = await toolTurns(cwd, start + SECONDS * 750);
-  const text = await textRuns(cwd, performance.now() + SECONDS * 250);
-  const rows: Record<string, Stats> = {
-    'turn (model + 1 tool call)': stats(turn),
-    'tool_use → tool start': stats(pickup),
-    'run (1 text turn)': stats(text),
-  };
-  const fmt = (v: number) => v.toFixed(3).padStart(9);
-  console.log(
-    `agent runtime overhead, zero-latency scripted model (ms), ${SECONDS} s, node ${process.version}\n`,
-  );
-  console.log(
-    `${'measure'.padEnd(28)}${'median'.padStart(9)}${'p99'.padStart(9)}${'min'.padStart(9)}${'max'.padStart(9)}${'n'.padStart(8)}`,
-  );
-  for (const [name, s] of Object.entries(rows)) {
-    console.log(
-      `${name.padEnd(28)}${fmt(s.median)}${fmt(s.p99)}${fmt(s.min)}${fmt(s.max)}${String(s.n).padStart(8)}`,
-    );
-  }
-  await mkdir(dirname(RESULTS), { recursive: true });
-  const report = {
-    bench: 'runtime',
-    seconds: SECONDS,
-    unit: 'ms',
-    node: process.version,
-    ...rows,
-    at: new Date().toISOString(),
-  };
-  await writeFile(RESULTS, JSON.stringify(report, null, 2) + '\n');
+  const { turn, pickup } = await toolTurns(cwd, start + SECONDS * 600);
+  const text = await textRuns(cwd, performance.now() + SECONDS * 200);
+  const toolFloor = await modelAlone({ type: 'tool_use', name: 'noop', input: {} }, performance.now() + SECONDS * 100);
+  const textFloor = await modelAlone({ type: 'text', text: 'done' }, performance.now() + SECONDS * 100);
+  report.row('floor: model stream alone (tool_use answer)', toolFloor);
+  report.row('floor: model stream alone (text answer)', textFloor);
+  report.row('turn (model + 1 tool call)', turn, 'ms', 'floor: model stream alone (tool_use answer)');
+  report.row('tool_use → tool start', pickup);
+  report.row('run (1 text turn)', text, 'ms', 'floor: model stream alone (text answer)');
+  await report.finish();
 } finally {
   await rm(cwd, { recursive: true, force: true });
 }
