@@ -3,7 +3,7 @@
  * and 10,000 with --quick): the time to index them (Lead.start, no
  * teammates), then the cost of one claim and of one completion that unblocks
  * 10 dependants, at each size. Each size runs in a fresh process. The mix:
- * 100 ready tasks, 20 (10) pending hubs with 10 dependants each, the rest
+ * 150 ready tasks, 20 (10) pending hubs with 10 dependants each, the rest
  * completed in chains. Baseline: the same measures at the smallest size
  * (claim at 100,000 should cost ≤ 1.5× claim at 1,000: the index is incremental).
  *
@@ -19,7 +19,7 @@ import { BenchReport } from '../support/report.js';
 
 const args = benchArgs();
 const SIZES = sized(args, [1_000, 10_000, 100_000], [1_000, 10_000]);
-const READY = 100;
+const READY = 150; // enough for the claims of both phases and their warm-ups
 const HUBS = sized(args, 20, 10);
 const CLAIMS = sized(args, 50, 20);
 const DEPENDANTS = 10;
@@ -51,7 +51,7 @@ function taskJson(id: string, status: string, blockedBy: string[], priority = 0)
 function* tasksOf(size: number): Generator<[string, string]> {
   for (let i = 0; i < READY; i++) yield [`r${i}`, taskJson(`r${i}`, 'pending', [])];
   for (let h = 0; h < HUBS; h++) {
-    yield [`h${h}`, taskJson(`h${h}`, 'pending', [], -1)]; // after the ready ones: claims must not take the hubs
+    yield [`h${h}`, taskJson(`h${h}`, 'pending', [], 1)]; // after the ready ones (the lowest priority value runs first): claims must not take the hubs
     for (let d = 0; d < DEPENDANTS; d++) yield [`h${h}-d${d}`, taskJson(`h${h}-d${d}`, 'pending', [`h${h}`])];
   }
   const rest = size - READY - HUBS * (DEPENDANTS + 1);
