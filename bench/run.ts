@@ -15,7 +15,16 @@ import { DIST } from './support/dist.js';
 import { describeMachine, machine } from './support/machine.js';
 import { renderMarkdown, RESULTS_DIR, type BenchResult } from './support/report.js';
 
-const BENCHES = ['runtime', 'cron', 'drop-claim', 'mail', 'throughput', 'scale', 'memory', 'mailbox-contention'];
+const BENCHES = [
+  'runtime',
+  'cron',
+  'drop-claim',
+  'mail',
+  'throughput',
+  'scale',
+  'memory',
+  'mailbox-contention',
+];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const argv = process.argv.slice(2);
@@ -44,16 +53,34 @@ const results: BenchResult[] = [];
 for (const name of names) {
   console.log(`── ${name}`);
   const began = Date.now();
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', name, 'index.ts'), ...(quick ? ['--quick'] : [])], { cwd: ROOT, stdio: 'inherit' });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bench', name, 'index.ts'), ...(quick ? ['--quick'] : [])],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   console.log(`(${name}: ${((Date.now() - began) / 1000).toFixed(0)} s)\n`);
   const file = join(RESULTS_DIR, `${name}.json`);
   if (run.status !== 0 || !existsSync(file)) crashed.push(name);
   else results.push(JSON.parse(readFileSync(file, 'utf8')) as BenchResult);
 }
 
-const targets = results.flatMap((r) => r.targets.map((t) => `${t.verdict}  ${r.bench}: ${t.name}: ${t.target} — measured ${t.value}`));
-console.log(['── targets of issue 9 (information, never a failure)', ...targets, ...crashed.map((c) => `CRASH ${c}`)].join('\n'));
-const summary = [`# Benchmark results (${quick ? 'quick' : 'full'})`, '', `Machine: ${describeMachine(machine())}`, '', ...results.map(renderMarkdown)].join('\n');
+const targets = results.flatMap((r) =>
+  r.targets.map((t) => `${t.verdict}  ${r.bench}: ${t.name}: ${t.target} — measured ${t.value}`),
+);
+console.log(
+  [
+    '── targets of issue 9 (information, never a failure)',
+    ...targets,
+    ...crashed.map((c) => `CRASH ${c}`),
+  ].join('\n'),
+);
+const summary = [
+  `# Benchmark results (${quick ? 'quick' : 'full'})`,
+  '',
+  `Machine: ${describeMachine(machine())}`,
+  '',
+  ...results.map(renderMarkdown),
+].join('\n');
 writeFileSync(join(RESULTS_DIR, 'SUMMARY.md'), summary);
 console.log(`\nwrote ${join(RESULTS_DIR, 'SUMMARY.md')}`);
 process.exit(crashed.length ? 1 : 0);

@@ -84,7 +84,12 @@ async function run(): Promise<{ wake: number[]; deliver: number[]; bare: number[
 }
 
 const { wake, deliver, bare, events } = await run();
-const report = new BenchReport('cron', `Cron fire jitter, every-second job, ${SECONDS} s, real clock (ms after the slot)`, args.quick, { seconds: SECONDS });
+const report = new BenchReport(
+  'cron',
+  `Cron fire jitter, every-second job, ${SECONDS} s, real clock (ms after the slot)`,
+  args.quick,
+  { seconds: SECONDS },
+);
 report.row('floor: bare setTimeout at the second', bare);
 report.row('timer woke', wake, 'ms', 'floor: bare setTimeout at the second');
 report.row('deliver called', deliver, 'ms', 'floor: bare setTimeout at the second');

@@ -14,7 +14,16 @@ import { join } from 'node:path';
 import { benchArgs, sized } from '../support/args.js';
 import { loadDaemon } from '../support/dist.js';
 import { BenchReport } from '../support/report.js';
-import { allIdle, makeBenchRepo, observeLead, oneTurnScript, startTeam, teammates, untilEvent, type RunningTeam } from '../support/team.js';
+import {
+  allIdle,
+  makeBenchRepo,
+  observeLead,
+  oneTurnScript,
+  startTeam,
+  teammates,
+  untilEvent,
+  type RunningTeam,
+} from '../support/team.js';
 import { WatchFloor } from '../support/watch-floor.js';
 
 const args = benchArgs();
@@ -58,7 +67,12 @@ async function dropOnce(team: RunningTeam, dir: string, id: string): Promise<Dro
 const daemon = await loadDaemon();
 const repo = await makeBenchRepo(oneTurnScript(), { teammates: teammates(TEAMMATES) });
 const floor = await WatchFloor.open();
-const report = new BenchReport('drop-claim', 'Drop → claim latency (ms), 4 idle teammates, zero-latency scripted model', args.quick, { drops: DROPS, teammates: TEAMMATES });
+const report = new BenchReport(
+  'drop-claim',
+  'Drop → claim latency (ms), 4 idle teammates, zero-latency scripted model',
+  args.quick,
+  { drops: DROPS, teammates: TEAMMATES },
+);
 try {
   await mkdir(join(repo.dir, '.stage'));
   const team = await startTeam(daemon, repo);
@@ -79,11 +93,27 @@ try {
     }
     const FLOOR = 'floor: rename → bare fs.watch event';
     report.row(FLOOR, bare);
-    report.row("drop → lead's watcher hit", drops.map((d) => d.seen), 'ms', FLOOR);
-    report.row('drop → teammates woken', drops.map((d) => d.woken), 'ms', FLOOR);
-    const row = report.row('drop → claimed by a teammate', drops.map((d) => d.claimed), 'ms', FLOOR);
+    report.row(
+      "drop → lead's watcher hit",
+      drops.map((d) => d.seen),
+      'ms',
+      FLOOR,
+    );
+    report.row(
+      'drop → teammates woken',
+      drops.map((d) => d.woken),
+      'ms',
+      FLOOR,
+    );
+    const row = report.row(
+      'drop → claimed by a teammate',
+      drops.map((d) => d.claimed),
+      'ms',
+      FLOOR,
+    );
     const stale = team.lead.tasks.list().filter((t) => t.status !== 'completed').length;
-    if (stale) report.note(`the lead's index shows ${stale} dropped tasks not completed (a missed watcher event?)`);
+    if (stale)
+      report.note(`the lead's index shows ${stale} dropped tasks not completed (a missed watcher event?)`);
     report.target('drop → claim', 'p99 ≤ 100 ms', `p99 ${row.p99.toFixed(1)} ms`, row.p99 <= 100);
   } finally {
     await team.stop();

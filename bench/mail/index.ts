@@ -13,7 +13,16 @@
 import { benchArgs, sized } from '../support/args.js';
 import { loadDaemon, type Daemon } from '../support/dist.js';
 import { BenchReport } from '../support/report.js';
-import { allIdle, firstUserText, latestUserText, makeBenchRepo, observeModel, startTeam, untilEvent, type RunningTeam } from '../support/team.js';
+import {
+  allIdle,
+  firstUserText,
+  latestUserText,
+  makeBenchRepo,
+  observeModel,
+  startTeam,
+  untilEvent,
+  type RunningTeam,
+} from '../support/team.js';
 import { WatchFloor } from '../support/watch-floor.js';
 
 const args = benchArgs();
@@ -24,9 +33,25 @@ const FLOOR = 'floor: send → bare fs.watch event';
 
 const script = {
   rules: [
-    { name: 'stop busy', conversation: 'Task busy:', match: 'STOP-BUSY', times: 'always' as const, content: [{ type: 'text' as const, text: 'stopping' }] },
-    { name: 'busy tool', conversation: 'Task busy:', times: 'always' as const, content: [{ type: 'tool_use' as const, name: 'bash', input: { command: 'sleep 0.02' } }] },
-    { name: 'mail', conversation: 'You have new messages', times: 'always' as const, content: [{ type: 'text' as const, text: 'Noted.' }] },
+    {
+      name: 'stop busy',
+      conversation: 'Task busy:',
+      match: 'STOP-BUSY',
+      times: 'always' as const,
+      content: [{ type: 'text' as const, text: 'stopping' }],
+    },
+    {
+      name: 'busy tool',
+      conversation: 'Task busy:',
+      times: 'always' as const,
+      content: [{ type: 'tool_use' as const, name: 'bash', input: { command: 'sleep 0.02' } }],
+    },
+    {
+      name: 'mail',
+      conversation: 'You have new messages',
+      times: 'always' as const,
+      content: [{ type: 'text' as const, text: 'Noted.' }],
+    },
   ],
 };
 
@@ -56,11 +81,23 @@ async function floorSample(daemon: Daemon, floor: WatchFloor, i: number): Promis
   const began = performance.now();
   await mailbox.send({ from: 'bench', to: 'floor', content: `floor ${i}` });
   const at = await seen;
-  await mailbox.take('floor').then((b) => mailbox.ack('floor', b.map((m) => m.id)));
+  await mailbox.take('floor').then((b) =>
+    mailbox.ack(
+      'floor',
+      b.map((m) => m.id),
+    ),
+  );
   return at - began;
 }
 
-async function sendAndWait(daemon: Daemon, team: RunningTeam, seen: Conversations, to: string, token: string, waitIdle: boolean): Promise<number> {
+async function sendAndWait(
+  daemon: Daemon,
+  team: RunningTeam,
+  seen: Conversations,
+  to: string,
+  token: string,
+  waitIdle: boolean,
+): Promise<number> {
   const mailbox = new daemon.MailboxStore(team.lead.options.repoRoot);
   seen.watch(token);
   const began = performance.now();
@@ -75,7 +112,10 @@ async function sendAndWait(daemon: Daemon, team: RunningTeam, seen: Conversation
 function noteLostWakes(report: BenchReport, phase: string, samples: number[]): void {
   const slow = samples.filter((ms) => ms > 1_000).length;
   report.figure(`${phase}: messages that waited > 1 s`, slow, 'count');
-  if (slow) report.note(`${phase}: ${slow} of ${samples.length} messages waited > 1 s — the lead's watcher dropped the inbox change (chokidar drops a second 'change' of a path within 50 ms), so the teammate found the mail only on a later wake or its idle re-check`);
+  if (slow)
+    report.note(
+      `${phase}: ${slow} of ${samples.length} messages waited > 1 s — the lead's watcher dropped the inbox change (chokidar drops a second 'change' of a path within 50 ms), so the teammate found the mail only on a later wake or its idle re-check`,
+    );
 }
 
 const daemon = await loadDaemon();
@@ -84,25 +124,43 @@ const repo = await makeBenchRepo(script, {
   permissions: { defaultMode: 'bypassPermissions' },
 });
 const floor = await WatchFloor.open('.mailboxes');
-const report = new BenchReport('mail', 'Mail → agent latency (ms), zero-latency scripted model', args.quick, { idle: IDLE, busy: BUSY, busyTool: 'bash sleep 0.02' });
+const report = new BenchReport('mail', 'Mail → agent latency (ms), zero-latency scripted model', args.quick, {
+  idle: IDLE,
+  busy: BUSY,
+  busyTool: 'bash sleep 0.02',
+});
 try {
   const team = await startTeam(daemon, repo);
   const seen = new Conversations();
-  observeModel(team, repo.model, (request, at) => seen.onCall(latestUserText(request), firstUserText(request).includes('Task busy:'), at));
+  observeModel(team, repo.model, (request, at) =>
+    seen.onCall(latestUserText(request), firstUserText(request).includes('Task busy:'), at),
+  );
   try {
     await allIdle(team);
     const bare: number[] = [];
     const idle: number[] = [];
     for (let i = 0; i < IDLE + WARMUP; i++) {
       const b = await floorSample(daemon, floor, i);
-      const l = await sendAndWait(daemon, team, seen, 'w1', `PING-${i}-${Math.random().toString(36).slice(2, 8)}`, true);
+      const l = await sendAndWait(
+        daemon,
+        team,
+        seen,
+        'w1',
+        `PING-${i}-${Math.random().toString(36).slice(2, 8)}`,
+        true,
+      );
       if (i < WARMUP) continue;
       bare.push(b);
       idle.push(l);
     }
     report.row(FLOOR, bare);
     const idleRow = report.row('idle teammate: send → in its conversation', idle, 'ms', FLOOR);
-    report.target('mail → idle agent', 'p99 ≤ 100 ms', `p99 ${idleRow.p99.toFixed(1)} ms`, idleRow.p99 <= 100);
+    report.target(
+      'mail → idle agent',
+      'p99 ≤ 100 ms',
+      `p99 ${idleRow.p99.toFixed(1)} ms`,
+      idleRow.p99 <= 100,
+    );
     noteLostWakes(report, 'idle', idle);
 
     const tasks = await daemon.TaskStore.open(repo.dir);
@@ -123,7 +181,12 @@ try {
     report.row('busy: tool boundaries passed without it', missed, 'count');
     noteLostWakes(report, 'busy', busy);
     await sendAndWait(daemon, team, seen, 'w2', 'STOP-BUSY', false);
-    await untilEvent(team, () => team.lead.pool.stateOf('w2')?.state === 'idle', 60_000, 'the busy task to end');
+    await untilEvent(
+      team,
+      () => team.lead.pool.stateOf('w2')?.state === 'idle',
+      60_000,
+      'the busy task to end',
+    );
   } finally {
     await team.stop();
   }

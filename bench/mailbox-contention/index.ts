@@ -29,8 +29,15 @@ interface Sent {
   errors: string[];
 }
 
-function startSender(root: string, i: number): { child: ChildProcess; ready: Promise<void>; result: Promise<Sent> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', SENDER, root, `s${i}`, 'sink', String(PER_SENDER)], { stdio: ['pipe', 'pipe', 'inherit'] });
+function startSender(
+  root: string,
+  i: number,
+): { child: ChildProcess; ready: Promise<void>; result: Promise<Sent> } {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', SENDER, root, `s${i}`, 'sink', String(PER_SENDER)],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const lines = createInterface({ input: child.stdout });
   let readyFn!: () => void;
   const ready = new Promise<void>((r) => (readyFn = r));
@@ -49,7 +56,10 @@ async function deliver(daemon: Daemon, root: string, stop: () => boolean): Promi
     const batch = await mailbox.take('sink');
     if (batch.length) {
       batches++;
-      const acked = await mailbox.ack('sink', batch.map((m) => m.id));
+      const acked = await mailbox.ack(
+        'sink',
+        batch.map((m) => m.id),
+      );
       if (!acked.ok) throw new Error(acked.error);
     } else if (stop() && (await mailbox.peek('sink')).length === 0) return batches;
     else await new Promise((r) => setTimeout(r, 1));
@@ -70,7 +80,12 @@ async function floorSends(daemon: Daemon, count: number): Promise<number[]> {
 }
 
 const daemon = await loadDaemon();
-const report = new BenchReport('mailbox-contention', `Mailbox contention: ${SENDERS} processes → one inbox while it is delivered`, args.quick, { senders: SENDERS, perSender: PER_SENDER });
+const report = new BenchReport(
+  'mailbox-contention',
+  `Mailbox contention: ${SENDERS} processes → one inbox while it is delivered`,
+  args.quick,
+  { senders: SENDERS, perSender: PER_SENDER },
+);
 const root = await mkdtemp(join(tmpdir(), 'teamd-bench-mail-'));
 try {
   report.row(FLOOR, await floorSends(daemon, PER_SENDER * 2));
@@ -87,19 +102,39 @@ try {
   const deliveredMs = performance.now() - began;
 
   const sent = results.flatMap((r) => r.ids);
-  const lines = (await readFile(join(root, '.mailboxes', 'archive', 'sink.jsonl'), 'utf8')).split('\n').filter(Boolean);
+  const lines = (await readFile(join(root, '.mailboxes', 'archive', 'sink.jsonl'), 'utf8'))
+    .split('\n')
+    .filter(Boolean);
   const archived = lines.map((l) => (JSON.parse(l) as { id: string }).id);
   const unique = new Set(archived);
-  report.row(`send, ${SENDERS} processes contending`, results.flatMap((r) => r.ms), 'ms', FLOOR);
+  report.row(
+    `send, ${SENDERS} processes contending`,
+    results.flatMap((r) => r.ms),
+    'ms',
+    FLOOR,
+  );
   report.figure('messages sent per second (all senders)', (sent.length / sentMs) * 1000, 'msgs/s');
-  report.figure('messages delivered per second (until archived)', (unique.size / deliveredMs) * 1000, 'msgs/s');
+  report.figure(
+    'messages delivered per second (until archived)',
+    (unique.size / deliveredMs) * 1000,
+    'msgs/s',
+  );
   report.figure('delivery batches', batches, 'count');
-  report.figure('send errors', results.reduce((n, r) => n + r.errors.length, 0), 'count');
+  report.figure(
+    'send errors',
+    results.reduce((n, r) => n + r.errors.length, 0),
+    'count',
+  );
   const lost = sent.filter((id) => !unique.has(id)).length;
   const duplicated = archived.length - unique.size;
   report.figure('lost', lost, 'messages');
   report.figure('duplicated', duplicated, 'messages');
-  report.target('lost or duplicated', '= 0', `${lost} lost, ${duplicated} duplicated of ${sent.length}`, lost === 0 && duplicated === 0 && sent.length === SENDERS * PER_SENDER);
+  report.target(
+    'lost or duplicated',
+    '= 0',
+    `${lost} lost, ${duplicated} duplicated of ${sent.length}`,
+    lost === 0 && duplicated === 0 && sent.length === SENDERS * PER_SENDER,
+  );
   await report.finish();
 } finally {
   await rm(root, { recursive: true, force: true });

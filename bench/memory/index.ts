@@ -22,11 +22,15 @@ interface Reading {
 }
 
 function probe(mode: 'lead' | 'bare', count: number): Reading {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, mode, String(count)], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, mode, String(count)], {
+    encoding: 'utf8',
+  });
   return JSON.parse(out.trim().split('\n').at(-1)!) as Reading;
 }
 
-const report = new BenchReport('memory', 'Memory: lead RSS with idle teammates', args.quick, { teammates: COUNTS });
+const report = new BenchReport('memory', 'Memory: lead RSS with idle teammates', args.quick, {
+  teammates: COUNTS,
+});
 const lead = new Map(COUNTS.map((k) => [k, probe('lead', k)]));
 const bare = new Map(COUNTS.map((k) => [k, k === 0 ? lead.get(0)! : probe('bare', k)]));
 const zero = lead.get(0)!.rssMB;
@@ -34,13 +38,33 @@ const bareZero = probe('bare', 0).rssMB;
 for (const k of COUNTS) {
   report.figure(`lead RSS, ${k} idle teammates`, lead.get(k)!.rssMB, 'MB');
   if (k === 0) continue;
-  report.figure(`floor: RSS increment per empty worker thread (${k})`, (bare.get(k)!.rssMB - bareZero) / k, 'MB');
-  report.figure(`RSS increment per idle teammate (${k})`, (lead.get(k)!.rssMB - zero) / k, 'MB', `floor: RSS increment per empty worker thread (${k})`);
+  report.figure(
+    `floor: RSS increment per empty worker thread (${k})`,
+    (bare.get(k)!.rssMB - bareZero) / k,
+    'MB',
+  );
+  report.figure(
+    `RSS increment per idle teammate (${k})`,
+    (lead.get(k)!.rssMB - zero) / k,
+    'MB',
+    `floor: RSS increment per empty worker thread (${k})`,
+  );
   report.figure(`time until ${k} teammates idle`, lead.get(k)!.startMs ?? NaN, 'ms');
 }
 const most = COUNTS.at(-1)!;
 const perTeammate = (lead.get(most)!.rssMB - zero) / most;
-report.target(`RSS per idle teammate (${most})`, '≤ 30 MB', `${perTeammate.toFixed(1)} MB`, perTeammate <= 30);
-if (most >= 32) report.target('32 teammates on this machine', 'all idle', `${lead.get(most)!.idle} of ${most} idle`, lead.get(most)!.idle === most);
+report.target(
+  `RSS per idle teammate (${most})`,
+  '≤ 30 MB',
+  `${perTeammate.toFixed(1)} MB`,
+  perTeammate <= 30,
+);
+if (most >= 32)
+  report.target(
+    '32 teammates on this machine',
+    'all idle',
+    `${lead.get(most)!.idle} of ${most} idle`,
+    lead.get(most)!.idle === most,
+  );
 else report.note('32 teammates are measured by the full run only');
 await report.finish();

@@ -46,7 +46,10 @@ async function leadReading(): Promise<Record<string, unknown>> {
 
 async function bareReading(): Promise<Record<string, unknown>> {
   await loadDaemon(); // the same modules in the main thread as a lead has
-  const workers = Array.from({ length: COUNT }, () => new Worker('setInterval(() => {}, 1 << 30)', { eval: true }));
+  const workers = Array.from(
+    { length: COUNT },
+    () => new Worker('setInterval(() => {}, 1 << 30)', { eval: true }),
+  );
   await Promise.all(workers.map((w) => new Promise((r) => w.once('online', r))));
   const reading = { rssMB: await rssMB(), idle: COUNT };
   await Promise.all(workers.map((w) => w.terminate()));

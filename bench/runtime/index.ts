@@ -23,7 +23,9 @@ import { fromDist } from '../support/dist.js';
 import { BenchReport } from '../support/report.js';
 
 const { AgentRuntime } = await fromDist<typeof import('../../src/agent/runtime.js')>('agent/runtime.js');
-const { ScriptedModel } = await fromDist<typeof import('../../src/model/scripted/scripted-model.js')>('model/scripted/scripted-model.js');
+const { ScriptedModel } = await fromDist<typeof import('../../src/model/scripted/scripted-model.js')>(
+  'model/scripted/scripted-model.js',
+);
 const { defineTool } = await fromDist<typeof import('../../src/tools/types.js')>('tools/types.js');
 
 const args = benchArgs();
@@ -113,10 +115,20 @@ async function textRuns(cwd: string, until: number): Promise<number[]> {
 }
 
 /** The floor: the scripted model's stream for one answer, consumed with no runtime around it. */
-async function modelAlone(content: { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown> }, until: number): Promise<number[]> {
+async function modelAlone(
+  content:
+    { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown> },
+  until: number,
+): Promise<number[]> {
   const times: number[] = [];
   const model = new ScriptedModel({ rules: [{ times: 'always', usage: ZERO_USAGE, content: [content] }] });
-  const request: ModelRequest = { system: '', messages: [{ role: 'user', content: 'go' }], tools: [], maxTokens: 100, signal: new AbortController().signal };
+  const request: ModelRequest = {
+    system: '',
+    messages: [{ role: 'user', content: 'go' }],
+    tools: [],
+    maxTokens: 100,
+    signal: new AbortController().signal,
+  };
   for (let i = 0; performance.now() < until; i++) {
     const began = performance.now();
     for await (const _event of model.stream(request)) {
@@ -128,12 +140,20 @@ async function modelAlone(content: { type: 'text'; text: string } | { type: 'too
 }
 
 const cwd = await mkdtemp(join(tmpdir(), 'teamd-bench-runtime-'));
-const report = new BenchReport('runtime', `Agent runtime overhead (ms), zero-latency scripted model, ${SECONDS} s`, args.quick, { seconds: SECONDS });
+const report = new BenchReport(
+  'runtime',
+  `Agent runtime overhead (ms), zero-latency scripted model, ${SECONDS} s`,
+  args.quick,
+  { seconds: SECONDS },
+);
 try {
   const start = performance.now();
   const { turn, pickup } = await toolTurns(cwd, start + SECONDS * 600);
   const text = await textRuns(cwd, performance.now() + SECONDS * 200);
-  const toolFloor = await modelAlone({ type: 'tool_use', name: 'noop', input: {} }, performance.now() + SECONDS * 100);
+  const toolFloor = await modelAlone(
+    { type: 'tool_use', name: 'noop', input: {} },
+    performance.now() + SECONDS * 100,
+  );
   const textFloor = await modelAlone({ type: 'text', text: 'done' }, performance.now() + SECONDS * 100);
   report.row('floor: model stream alone (tool_use answer)', toolFloor);
   report.row('floor: model stream alone (text answer)', textFloor);

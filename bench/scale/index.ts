@@ -41,10 +41,26 @@ interface Probe {
 const NOW = new Date().toISOString();
 function taskJson(id: string, status: string, blockedBy: string[], priority = 0): string {
   const done = status === 'completed';
-  return JSON.stringify({
-    id, subject: `task ${id}`, description: 'a task of the scale benchmark', status, owner: done ? 'w0' : null, blockedBy,
-    priority, attempts: 0, lease: null, result: done ? { summary: 'done' } : null, notes: [], metadata: {}, createdAt: NOW, updatedAt: NOW,
-  }, null, 2);
+  return JSON.stringify(
+    {
+      id,
+      subject: `task ${id}`,
+      description: 'a task of the scale benchmark',
+      status,
+      owner: done ? 'w0' : null,
+      blockedBy,
+      priority,
+      attempts: 0,
+      lease: null,
+      result: done ? { summary: 'done' } : null,
+      notes: [],
+      metadata: {},
+      createdAt: NOW,
+      updatedAt: NOW,
+    },
+    null,
+    2,
+  );
 }
 
 /** Every task file of one size: the ready ones, the hubs and their dependants, and completed chains for the rest. */
@@ -63,7 +79,10 @@ async function makeRepo(size: number): Promise<string> {
   await mkdir(join(dir, '.tasks'), { recursive: true });
   await mkdir(join(dir, '.team'));
   await writeFile(join(dir, '.team', 'script.json'), JSON.stringify({ rules: [] }));
-  await writeFile(join(dir, '.team', 'config.json'), JSON.stringify({ model: 'scripted:.team/script.json', teammates: [], worktrees: { mode: 'off' } }));
+  await writeFile(
+    join(dir, '.team', 'config.json'),
+    JSON.stringify({ model: 'scripted:.team/script.json', teammates: [], worktrees: { mode: 'off' } }),
+  );
   const batch: Promise<void>[] = [];
   for (const [id, json] of tasksOf(size)) {
     batch.push(writeFile(join(dir, '.tasks', `${id}.json`), json));
@@ -74,11 +93,19 @@ async function makeRepo(size: number): Promise<string> {
 }
 
 function probe(dir: string): Probe {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', PROBE, dir, String(HUBS), String(CLAIMS)], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', PROBE, dir, String(HUBS), String(CLAIMS)], {
+    encoding: 'utf8',
+    maxBuffer: 16 << 20,
+  });
   return JSON.parse(out.trim().split('\n').at(-1)!) as Probe;
 }
 
-const report = new BenchReport('scale', 'Scale: cold start, claim and unblocking cost by number of task files', args.quick, { sizes: SIZES, ready: READY, hubs: HUBS, dependants: DEPENDANTS, claims: CLAIMS });
+const report = new BenchReport(
+  'scale',
+  'Scale: cold start, claim and unblocking cost by number of task files',
+  args.quick,
+  { sizes: SIZES, ready: READY, hubs: HUBS, dependants: DEPENDANTS, claims: CLAIMS },
+);
 const results = new Map<number, Probe>();
 for (const size of SIZES) {
   const dir = await makeRepo(size);
@@ -97,25 +124,47 @@ const rows: [string, (p: Probe) => number[]][] = [
   ['complete + unblock 10, in a running lead', (p) => p.leadUnblockMs],
 ];
 for (const [name, samples] of rows) {
-  for (const size of SIZES) report.row(`${name} @ ${fmt(size)}`, samples(results.get(size)!), 'ms', size === base ? undefined : `${name} @ ${fmt(base)}`);
+  for (const size of SIZES)
+    report.row(
+      `${name} @ ${fmt(size)}`,
+      samples(results.get(size)!),
+      'ms',
+      size === base ? undefined : `${name} @ ${fmt(base)}`,
+    );
 }
 // Machine-independent: how many task files one claim reads (an incremental index reads the same number at any size).
-for (const [name, samples] of [['task files read per claim, store alone', (p: Probe) => p.claimReads], ['task files read per claim, in a running lead', (p: Probe) => p.leadClaimReads]] as const) {
+for (const [name, samples] of [
+  ['task files read per claim, store alone', (p: Probe) => p.claimReads],
+  ['task files read per claim, in a running lead', (p: Probe) => p.leadClaimReads],
+] as const) {
   for (const size of SIZES) report.row(`${name} @ ${fmt(size)}`, samples(results.get(size)!), 'files');
 }
 for (const size of SIZES) {
   const r = results.get(size)!;
-  report.figure(`cold start (Lead.start) @ ${fmt(size)}`, r.coldStartMs, 'ms', size === base ? undefined : `cold start (Lead.start) @ ${fmt(base)}`);
+  report.figure(
+    `cold start (Lead.start) @ ${fmt(size)}`,
+    r.coldStartMs,
+    'ms',
+    size === base ? undefined : `cold start (Lead.start) @ ${fmt(base)}`,
+  );
   report.figure(`TaskStore.open alone @ ${fmt(size)}`, r.openMs, 'ms');
   report.figure(`lead RSS after start @ ${fmt(size)}`, r.rssMB, 'MB');
   report.figure(`inotify watches held by the lead @ ${fmt(size)}`, r.watches, 'count');
 }
 const largest = SIZES.at(-1)!;
 for (const name of ['claim, store alone', 'claim, in a running lead']) {
-  const ratio = report.data.rows[`${name} @ ${fmt(largest)}`]!.median / report.data.rows[`${name} @ ${fmt(base)}`]!.median;
-  report.target(`${name} @ ${fmt(largest)} vs @ ${fmt(base)}`, '≤ 1.5×', `${ratio.toFixed(2)}× (median)`, ratio <= 1.5);
+  const ratio =
+    report.data.rows[`${name} @ ${fmt(largest)}`]!.median /
+    report.data.rows[`${name} @ ${fmt(base)}`]!.median;
+  report.target(
+    `${name} @ ${fmt(largest)} vs @ ${fmt(base)}`,
+    '≤ 1.5×',
+    `${ratio.toFixed(2)}× (median)`,
+    ratio <= 1.5,
+  );
 }
 const cold = results.get(largest)!.coldStartMs;
-if (largest >= 100_000) report.target('cold start @ 100,000', '≤ 5 s', `${(cold / 1000).toFixed(2)} s`, cold <= 5_000);
+if (largest >= 100_000)
+  report.target('cold start @ 100,000', '≤ 5 s', `${(cold / 1000).toFixed(2)} s`, cold <= 5_000);
 else report.note('cold start at 100,000 is measured by the full run only');
 await report.finish();

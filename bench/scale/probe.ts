@@ -89,7 +89,17 @@ const store = await daemon.TaskStore.open(repoRoot);
 const openMs = performance.now() - openBegan;
 const storeClaims = await claims(store, CLAIMS);
 const unblockMs = await unblocks(store, HUBS / 2, HUBS);
-console.log(JSON.stringify({
-  coldStartMs, openMs, rssMB, watches, unblockMs, leadUnblockMs,
-  claimMs: storeClaims.ms, claimReads: storeClaims.reads, leadClaimMs: leadClaims.ms, leadClaimReads: leadClaims.reads,
-}));
+console.log(
+  JSON.stringify({
+    coldStartMs,
+    openMs,
+    rssMB,
+    watches,
+    unblockMs,
+    leadUnblockMs,
+    claimMs: storeClaims.ms,
+    claimReads: storeClaims.reads,
+    leadClaimMs: leadClaims.ms,
+    leadClaimReads: leadClaims.reads,
+  }),
+);

@@ -17,7 +17,8 @@ let warned = false;
 /** Imports `dist/<path>`; fails with a clear message when the build is missing. */
 export async function fromDist<T>(path: string): Promise<T> {
   const file = join(DIST, path);
-  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first (\`npm run bench\` does)`);
+  if (!existsSync(file))
+    throw new Error(`${file} is missing: run \`npm run build\` first (\`npm run bench\` does)`);
   warnIfStale();
   return (await import(new URL(`file://${file}`).href)) as T;
 }
@@ -28,12 +29,15 @@ function warnIfStale(): void {
   const newest = (dir: string, ext: string): number => {
     let max = 0;
     for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-      if (e.isFile() && e.name.endsWith(ext)) max = Math.max(max, statSync(join(e.parentPath, e.name)).mtimeMs);
+      if (e.isFile() && e.name.endsWith(ext))
+        max = Math.max(max, statSync(join(e.parentPath, e.name)).mtimeMs);
     }
     return max;
   };
   if (newest(SRC, '.ts') > newest(DIST, '.js')) {
-    console.warn('warning: src/ is newer than dist/ — these figures are for the last build (`npm run build`)');
+    console.warn(
+      'warning: src/ is newer than dist/ — these figures are for the last build (`npm run build`)',
+    );
   }
 }
 

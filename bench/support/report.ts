@@ -53,14 +53,29 @@ export class BenchReport {
   private readonly result: BenchResult;
 
   constructor(bench: string, title: string, quick: boolean, params: Record<string, unknown> = {}) {
-    this.result = { bench, title, mode: quick ? 'quick' : 'full', machine: machine(), params, rows: {}, figures: {}, targets: [], notes: [], at: '' };
+    this.result = {
+      bench,
+      title,
+      mode: quick ? 'quick' : 'full',
+      machine: machine(),
+      params,
+      rows: {},
+      figures: {},
+      targets: [],
+      notes: [],
+      at: '',
+    };
   }
 
   /** Adds the stats of `samples`; with `floor`, the ratio to that (already added) row. */
   row(name: string, samples: readonly number[], unit = 'ms', floor?: string): Row {
     const row: Row = { ...stats(samples), unit };
     const base = floor === undefined ? undefined : this.result.rows[floor];
-    if (base) Object.assign(row, { floor, ratio: { median: ratioOf(row.median, base.median), p99: ratioOf(row.p99, base.p99) } });
+    if (base)
+      Object.assign(row, {
+        floor,
+        ratio: { median: ratioOf(row.median, base.median), p99: ratioOf(row.p99, base.p99) },
+      });
     this.result.rows[name] = row;
     return row;
   }
@@ -98,7 +113,8 @@ export class BenchReport {
   }
 }
 
-const num = (v: number): string => (Number.isNaN(v) ? '—' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+const num = (v: number): string =>
+  Number.isNaN(v) ? '—' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2);
 const times = (v: number | undefined): string => (v === undefined || Number.isNaN(v) ? '' : `${num(v)}×`);
 
 /** The result as plain-text tables (what a benchmark prints). */
@@ -107,10 +123,14 @@ export function renderText(r: BenchResult): string {
   const rows = Object.entries(r.rows);
   if (rows.length) {
     const w = Math.max(8, ...rows.map(([n]) => n.length)) + 2;
-    lines.push(`${'measure'.padEnd(w)}${['median', 'p99', 'min', 'max', 'n'].map((h) => h.padStart(10)).join('')}  unit   × floor (median / p99)`);
+    lines.push(
+      `${'measure'.padEnd(w)}${['median', 'p99', 'min', 'max', 'n'].map((h) => h.padStart(10)).join('')}  unit   × floor (median / p99)`,
+    );
     for (const [name, s] of rows) {
       const ratio = s.ratio ? `${times(s.ratio.median)} / ${times(s.ratio.p99)} of "${s.floor}"` : '';
-      lines.push(`${name.padEnd(w)}${[s.median, s.p99, s.min, s.max].map((v) => num(v).padStart(10)).join('')}${String(s.n).padStart(10)}  ${s.unit.padEnd(6)} ${ratio}`);
+      lines.push(
+        `${name.padEnd(w)}${[s.median, s.p99, s.min, s.max].map((v) => num(v).padStart(10)).join('')}${String(s.n).padStart(10)}  ${s.unit.padEnd(6)} ${ratio}`,
+      );
     }
     lines.push('');
   }
@@ -118,10 +138,14 @@ export function renderText(r: BenchResult): string {
   if (figures.length) {
     const w = Math.max(8, ...figures.map(([n]) => n.length)) + 2;
     lines.push(`${'figure'.padEnd(w)}${'value'.padStart(12)}  unit         × floor`);
-    for (const [name, f] of figures) lines.push(`${name.padEnd(w)}${num(f.value).padStart(12)}  ${f.unit.padEnd(12)} ${f.ratio === undefined ? '' : `${times(f.ratio)} of "${f.floor}"`}`);
+    for (const [name, f] of figures)
+      lines.push(
+        `${name.padEnd(w)}${num(f.value).padStart(12)}  ${f.unit.padEnd(12)} ${f.ratio === undefined ? '' : `${times(f.ratio)} of "${f.floor}"`}`,
+      );
     lines.push('');
   }
-  for (const t of r.targets) lines.push(`${t.verdict === 'PASS' ? 'PASS' : 'MISS'}  ${t.name}: ${t.target} — measured ${t.value}`);
+  for (const t of r.targets)
+    lines.push(`${t.verdict === 'PASS' ? 'PASS' : 'MISS'}  ${t.name}: ${t.target} — measured ${t.value}`);
   for (const n of r.notes) lines.push(`note: ${n}`);
   return lines.join('\n');
 }
@@ -131,14 +155,23 @@ export function renderMarkdown(r: BenchResult): string {
   const out = [`### ${r.title} (${r.mode})`, '', `${describeMachine(r.machine)}; ${r.at}`, ''];
   const rows = Object.entries(r.rows);
   if (rows.length) {
-    out.push('| measure | median | p99 | min | max | n | unit | × floor (median / p99) |', '|---|---:|---:|---:|---:|---:|---|---|');
-    for (const [name, s] of rows) out.push(`| ${name} | ${num(s.median)} | ${num(s.p99)} | ${num(s.min)} | ${num(s.max)} | ${s.n} | ${s.unit} | ${s.ratio ? `${times(s.ratio.median)} / ${times(s.ratio.p99)}` : ''} |`);
+    out.push(
+      '| measure | median | p99 | min | max | n | unit | × floor (median / p99) |',
+      '|---|---:|---:|---:|---:|---:|---|---|',
+    );
+    for (const [name, s] of rows)
+      out.push(
+        `| ${name} | ${num(s.median)} | ${num(s.p99)} | ${num(s.min)} | ${num(s.max)} | ${s.n} | ${s.unit} | ${s.ratio ? `${times(s.ratio.median)} / ${times(s.ratio.p99)}` : ''} |`,
+      );
     out.push('');
   }
   const figures = Object.entries(r.figures);
   if (figures.length) {
     out.push('| figure | value | unit | × floor |', '|---|---:|---|---|');
-    for (const [name, f] of figures) out.push(`| ${name} | ${num(f.value)} | ${f.unit} | ${f.ratio === undefined ? '' : `${times(f.ratio)} of ${f.floor}`} |`);
+    for (const [name, f] of figures)
+      out.push(
+        `| ${name} | ${num(f.value)} | ${f.unit} | ${f.ratio === undefined ? '' : `${times(f.ratio)} of ${f.floor}`} |`,
+      );
     out.push('');
   }
   for (const t of r.targets) out.push(`- **${t.verdict}** ${t.name}: ${t.target} — measured ${t.value}`);

@@ -10,8 +10,15 @@ export interface Stats {
 /** Nearest-rank quantiles (so p99 of 100 samples is the 99th, not an interpolation). */
 export function stats(values: readonly number[]): Stats {
   const sorted = [...values].sort((a, b) => a - b);
-  const pick = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return { n: sorted.length, median: pick(0.5), p99: pick(0.99), min: sorted[0] ?? NaN, max: sorted.at(-1) ?? NaN };
+  const pick = (q: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+  return {
+    n: sorted.length,
+    median: pick(0.5),
+    p99: pick(0.99),
+    min: sorted[0] ?? NaN,
+    max: sorted.at(-1) ?? NaN,
+  };
 }
 
 /** `measured / floor`, or NaN when the floor is zero or missing. */

@@ -24,26 +24,53 @@ export interface BenchRepo {
 export const teammates = (count: number): { name: string; maxTurns?: number }[] =>
   Array.from({ length: count }, (_, i) => ({ name: `w${i + 1}` }));
 
-export async function makeBenchRepo(script: ScriptInput, config: Record<string, unknown>): Promise<BenchRepo> {
+export async function makeBenchRepo(
+  script: ScriptInput,
+  config: Record<string, unknown>,
+): Promise<BenchRepo> {
   const dir = await mkdtemp(join(tmpdir(), 'teamd-bench-'));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
-  git('-c', 'user.name=bench', '-c', 'user.email=bench@teamd.invalid', 'commit', '-q', '--allow-empty', '-m', 'init');
+  git(
+    '-c',
+    'user.name=bench',
+    '-c',
+    'user.email=bench@teamd.invalid',
+    'commit',
+    '-q',
+    '--allow-empty',
+    '-m',
+    'init',
+  );
   await writeFile(join(dir, '.gitignore'), '.worktrees/\n.team/state/\nout/\n');
   await mkdir(join(dir, '.team'), { recursive: true });
   await mkdir(join(dir, '.tasks'), { recursive: true });
   const scriptPath = join(dir, '.team', 'script.json');
   await writeFile(scriptPath, JSON.stringify(script));
   const model = `scripted:${scriptPath}`;
-  await writeFile(join(dir, '.team', 'config.json'), JSON.stringify({ model, worktrees: { mode: 'off' }, leaseMs: 60_000, ...config }));
+  await writeFile(
+    join(dir, '.team', 'config.json'),
+    JSON.stringify({ model, worktrees: { mode: 'off' }, leaseMs: 60_000, ...config }),
+  );
   return { dir, model, close: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** One-turn tasks: every `Task <id>:` is answered by one text turn, mail by "Noted.". */
 export const oneTurnScript = (): ScriptInput => ({
   rules: [
-    { name: 'one turn', conversation: 'Task (\\S+):', turn: 0, times: 'always', content: [{ type: 'text', text: 'done $1' }] },
-    { name: 'mail', conversation: 'You have new messages', times: 'always', content: [{ type: 'text', text: 'Noted.' }] },
+    {
+      name: 'one turn',
+      conversation: 'Task (\\S+):',
+      turn: 0,
+      times: 'always',
+      content: [{ type: 'text', text: 'done $1' }],
+    },
+    {
+      name: 'mail',
+      conversation: 'You have new messages',
+      times: 'always',
+      content: [{ type: 'text', text: 'Noted.' }],
+    },
   ],
 });
 
@@ -54,7 +81,11 @@ export interface RunningTeam {
   stop(): Promise<void>;
 }
 
-export async function startTeam(daemon: Daemon, repo: BenchRepo, idleRecheckMs?: number): Promise<RunningTeam> {
+export async function startTeam(
+  daemon: Daemon,
+  repo: BenchRepo,
+  idleRecheckMs?: number,
+): Promise<RunningTeam> {
   const listeners = new Set<(e: LoggedEvent, at: number) => void>();
   const started = await daemon.Lead.start({
     repoRoot: repo.dir,
@@ -85,7 +116,12 @@ export function allIdle(team: RunningTeam, timeoutMs = 120_000): Promise<void> {
  * pool's view of a teammate changes a moment after the event. A slow poll
  * covers changes no event announces.
  */
-export function untilEvent(team: RunningTeam, check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+export function untilEvent(
+  team: RunningTeam,
+  check: () => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (check()) return resolve();
     const finish = (err?: Error): void => {
@@ -98,7 +134,10 @@ export function untilEvent(team: RunningTeam, check: () => boolean, timeoutMs: n
     const recheck = (): void => {
       if (check()) finish();
     };
-    const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+      timeoutMs,
+    );
     const poll = setInterval(recheck, 100);
     const off = team.on(() => {
       recheck();
@@ -132,14 +171,18 @@ export function latestUserText(request: ModelRequest): string {
   const last = [...request.messages].reverse().find((m) => m.role === 'user');
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
-  return last.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_result' ? JSON.stringify(b.content) : '')).join('\n');
+  return last.content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_result' ? JSON.stringify(b.content) : ''))
+    .join('\n');
 }
 
 /** The text of the first user message (the task prompt that keys a conversation). */
 export function firstUserText(request: ModelRequest): string {
   const first = request.messages.find((m) => m.role === 'user');
   if (!first) return '';
-  return typeof first.content === 'string' ? first.content : first.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+  return typeof first.content === 'string'
+    ? first.content
+    : first.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
 }
 
 /**
@@ -149,7 +192,10 @@ export function firstUserText(request: ModelRequest): string {
  */
 export function observeLead(
   team: RunningTeam,
-  on: { refresh?: (id: string, at: number) => void; wake?: (teammate: string, tasks: string[], at: number) => void },
+  on: {
+    refresh?: (id: string, at: number) => void;
+    wake?: (teammate: string, tasks: string[], at: number) => void;
+  },
 ): void {
   const { tasks, pool } = team.lead;
   const refresh = tasks.refresh.bind(tasks);

@@ -45,7 +45,11 @@ export class WatchFloor {
 
   /** A callback-style start: the caller does the change itself (a mailbox send) and awaits the event. */
   expect(name: string): Promise<number> {
-    return withTimeout(new Promise<number>((resolve) => this.waiting.set(name, resolve)), 10_000, `fs.watch event for ${name}`);
+    return withTimeout(
+      new Promise<number>((resolve) => this.waiting.set(name, resolve)),
+      10_000,
+      `fs.watch event for ${name}`,
+    );
   }
 
   async close(): Promise<void> {
@@ -56,6 +60,8 @@ export class WatchFloor {
 
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)),
+  );
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

@@ -14,7 +14,16 @@ import { join } from 'node:path';
 import { benchArgs, sized } from '../support/args.js';
 import { loadDaemon, type Daemon } from '../support/dist.js';
 import { BenchReport } from '../support/report.js';
-import { firstUserText, makeBenchRepo, observeLead, observeModel, oneTurnScript, startTeam, teammates, untilEvent } from '../support/team.js';
+import {
+  firstUserText,
+  makeBenchRepo,
+  observeLead,
+  observeModel,
+  oneTurnScript,
+  startTeam,
+  teammates,
+  untilEvent,
+} from '../support/team.js';
 
 const args = benchArgs();
 const TASKS = sized(args, 5_000, 300);
@@ -24,7 +33,11 @@ const CYCLES_PER_TASK = 2;
 /** The floor: `cycles` lock + atomic-write cycles on task-sized files, `lanes` at a time. Returns ms. */
 async function lockWriteFloor(daemon: Daemon, cycles: number, lanes: number): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'teamd-bench-floor-'));
-  const body = JSON.stringify({ id: 'x', subject: 'a task', description: '', status: 'in_progress', notes: [], pad: 'x'.repeat(400) }, null, 2);
+  const body = JSON.stringify(
+    { id: 'x', subject: 'a task', description: '', status: 'in_progress', notes: [], pad: 'x'.repeat(400) },
+    null,
+    2,
+  );
   let next = 0;
   const lane = async (): Promise<void> => {
     for (let i = next++; i < cycles; i = next++) {
@@ -43,16 +56,23 @@ async function createTasks(daemon: Daemon, dir: string): Promise<void> {
   const store = await daemon.TaskStore.open(dir);
   for (let i = 0; i < TASKS; i += 32) {
     await Promise.all(
-      Array.from({ length: Math.min(32, TASKS - i) }, (_, k) => store.create({ id: `t${i + k}`, subject: `one-turn task ${i + k}` }).then((r) => {
-        if (!r.ok) throw new Error(r.error);
-      })),
+      Array.from({ length: Math.min(32, TASKS - i) }, (_, k) =>
+        store.create({ id: `t${i + k}`, subject: `one-turn task ${i + k}` }).then((r) => {
+          if (!r.ok) throw new Error(r.error);
+        }),
+      ),
     );
   }
 }
 
 const daemon = await loadDaemon();
 const repo = await makeBenchRepo(oneTurnScript(), { teammates: teammates(TEAMMATES) });
-const report = new BenchReport('throughput', `Throughput: ${TASKS} one-turn tasks, ${TEAMMATES} teammates, worktrees off`, args.quick, { tasks: TASKS, teammates: TEAMMATES });
+const report = new BenchReport(
+  'throughput',
+  `Throughput: ${TASKS} one-turn tasks, ${TEAMMATES} teammates, worktrees off`,
+  args.quick,
+  { tasks: TASKS, teammates: TEAMMATES },
+);
 try {
   await createTasks(daemon, repo.dir);
   const claimed = new Map<string, number>();
@@ -60,10 +80,15 @@ try {
   const modelMs = new Map<string, number>();
   const cpuBefore = process.cpuUsage();
   const team = await startTeam(daemon, repo);
-  observeModel(team, repo.model, () => undefined, (request, ms) => {
-    const id = /Task (\S+):/.exec(firstUserText(request))?.[1];
-    if (id) modelMs.set(id, (modelMs.get(id) ?? 0) + ms);
-  });
+  observeModel(
+    team,
+    repo.model,
+    () => undefined,
+    (request, ms) => {
+      const id = /Task (\S+):/.exec(firstUserText(request))?.[1];
+      if (id) modelMs.set(id, (modelMs.get(id) ?? 0) + ms);
+    },
+  );
   let wakes = 0;
   observeLead(team, { wake: () => void wakes++ });
   team.on((e, at) => {
@@ -80,7 +105,9 @@ try {
   const elapsed = Math.max(...completed.values()) - first;
   const totalModel = [...modelMs.values()].reduce((a, b) => a + b, 0);
   const spans = [...completed].map(([id, at]) => at - (claimed.get(id) ?? at));
-  const orchestration = [...completed].map(([id, at]) => at - (claimed.get(id) ?? at) - (modelMs.get(id) ?? 0));
+  const orchestration = [...completed].map(
+    ([id, at]) => at - (claimed.get(id) ?? at) - (modelMs.get(id) ?? 0),
+  );
   const floorMs = await lockWriteFloor(daemon, TASKS * CYCLES_PER_TASK, TEAMMATES);
 
   report.row('per task: claimed → completed', spans);
@@ -88,17 +115,30 @@ try {
   report.row('per task: claimed → completed − model', orchestration);
   report.figure('floor: lock + atomic write, per task (2 cycles)', floorMs / TASKS, 'ms');
   report.figure('tasks per second', (TASKS / elapsed) * 1000, 'tasks/s');
-  report.figure('wall time per task', elapsed / TASKS, 'ms', 'floor: lock + atomic write, per task (2 cycles)');
+  report.figure(
+    'wall time per task',
+    elapsed / TASKS,
+    'ms',
+    'floor: lock + atomic write, per task (2 cycles)',
+  );
   const perTask = (elapsed - totalModel / TEAMMATES) / TASKS;
-  report.figure('orchestration per task (total − model)', perTask, 'ms', 'floor: lock + atomic write, per task (2 cycles)');
-  report.figure("wake messages sent to teammates per task", wakes / TASKS, 'count');
+  report.figure(
+    'orchestration per task (total − model)',
+    perTask,
+    'ms',
+    'floor: lock + atomic write, per task (2 cycles)',
+  );
+  report.figure('wake messages sent to teammates per task', wakes / TASKS, 'count');
   report.figure('CPU per task (whole process, all threads)', (cpu.user + cpu.system) / 1000 / TASKS, 'ms');
   report.target('orchestration', '≤ 5 ms per task', `${perTask.toFixed(2)} ms per task`, perTask <= 5);
   const files = await daemon.TaskStore.open(repo.dir);
   const notDone = files.list().filter((t) => t.status !== 'completed').length;
   const stale = team.lead.tasks.list().filter((t) => t.status !== 'completed').length;
   report.figure('task files not completed at the end', notDone, 'count');
-  if (stale) report.note(`the lead's index still shows ${stale} tasks not completed that are completed on disk (missed watcher events)`);
+  if (stale)
+    report.note(
+      `the lead's index still shows ${stale} tasks not completed that are completed on disk (missed watcher events)`,
+    );
   await report.finish();
 } finally {
   await repo.close();

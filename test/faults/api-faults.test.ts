@@ -52,62 +52,105 @@ const KINDS: Fault[] = [
 /** The latest user text of a task's calls: its prompt (turn 0), then the write tool's result (turn 1). */
 const callsOf = (id: string): string[] => [`Task ${id}:`, `out/${id}\\.txt`];
 
-it(`20% of model calls fail (429, 529, 500, reset, cut stream, SSE error): tasks complete or fail clearly, transcripts stay valid (seed ${SEED})`, async () => {
-  const random = seededRandom();
-  server = await startFakeAnthropicServer({ script: genericTaskScript() });
-  process.env.ANTHROPIC_BASE_URL = server.url; // the workers read these when they start
-  process.env.ANTHROPIC_API_KEY = 'test-key';
-  const r = (repo = makeTeamRepo({ script: genericTaskScript(), config: { model: 'claude-sonnet-5', teammates: [{ name: 'ann' }, { name: 'bob' }], worktrees: { mode: 'off' } } }));
-  const ids = Array.from({ length: TASKS }, (_, i) => `t${i + 1}`);
-  // 20% of the calls, drawn without replacement; every kind of fault is used in turn.
-  const doomed = ids.at(-1)!;
-  const calls = ids.filter((id) => id !== doomed).flatMap((id) => callsOf(id).map((text) => ({ id, text })));
-  for (let i = calls.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [calls[i], calls[j]] = [calls[j]!, calls[i]!];
-  }
-  const hit = new Map<string, Kind[]>();
-  for (const [i, call] of calls.slice(0, Math.round(calls.length * FAULT_RATE)).entries()) {
-    const fault = KINDS[i % KINDS.length]!;
-    server.inject({ ...fault, match: { text: call.text } });
-    hit.set(call.id, [...(hit.get(call.id) ?? []), fault.kind]);
-  }
-  // One task is hit on every attempt of its first call: it must fail, saying why.
-  server.inject(Array.from({ length: RETRIES + 1 }, () => ({ kind: 'rate_limit' as const, retryAfterMs: 5, match: { text: `Task ${doomed}:` } })));
-  hit.set(doomed, [...(hit.get(doomed) ?? []), 'rate_limit']);
-  for (const id of ids) r.writeTask(id, { subject: `make ${id}` });
-
-  const started = await startLead(r);
-  lead = started.lead;
-  const settled = () => ids.every((id) => ['completed', 'failed'].includes(tasksOnDisk(r.dir).get(id)?.status ?? ''));
-  await untilFiles(settled, budget(600_000, 120_000), 'every task to be settled');
-
-  const tasks = tasksOnDisk(r.dir);
-  const failed = ids.filter((id) => tasks.get(id)!.status === 'failed');
-  expect(failed.filter((id) => !hit.has(id)), 'only tasks whose calls were hit may fail').toEqual([]);
-  for (const id of failed) expect(tasks.get(id)!.result?.error ?? '', id).toMatch(/\S{3,}/);
-  expect(tasks.get(doomed)!.status).toBe('failed');
-  expect(tasks.get(doomed)!.result?.error).toMatch(/rate.?limit|429/i);
-  expect(ids.filter((id) => !hit.has(id) && tasks.get(id)!.status !== 'completed')).toEqual([]);
-
-  // Every request was one the real API would accept, and each got an answer or its fault.
-  expect(server.requests.filter((q) => q.outcome === 'invalid' || q.outcome === 'unmatched').map((q) => q.outcome)).toEqual([]);
-  const faulted = server.requests.filter((q) => q.outcome.startsWith('fault:')).length;
-  expect(faulted, 'every injected fault was used').toBe(Math.round(calls.length * FAULT_RATE) + RETRIES + 1);
-  // Every saved conversation is valid as a Messages API request.
-  for (const agent of ['ann', 'bob']) {
-    const dir = join(r.dir, '.team', 'state', 'transcripts', agent);
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
-      const loaded = await loadTranscript(dir, file.slice(0, -'.jsonl'.length));
-      expect(loaded.ok, file).toBe(true);
-      if (!loaded.ok || loaded.value.messages.length === 0) continue;
-      const { messages } = loaded.value;
-      const used = new Set(messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))));
-      const tools = [...used].map((name) => ({ name, description: name, input_schema: { type: 'object' } }));
-      const valid = validateRequest({ model: 'claude-sonnet-5', max_tokens: 1, messages, tools });
-      expect(valid.ok ? 'valid' : valid.message, `${agent}/${file}`).toBe('valid');
+it(
+  `20% of model calls fail (429, 529, 500, reset, cut stream, SSE error): tasks complete or fail clearly, transcripts stay valid (seed ${SEED})`,
+  async () => {
+    const random = seededRandom();
+    server = await startFakeAnthropicServer({ script: genericTaskScript() });
+    process.env.ANTHROPIC_BASE_URL = server.url; // the workers read these when they start
+    process.env.ANTHROPIC_API_KEY = 'test-key';
+    const r = (repo = makeTeamRepo({
+      script: genericTaskScript(),
+      config: {
+        model: 'claude-sonnet-5',
+        teammates: [{ name: 'ann' }, { name: 'bob' }],
+        worktrees: { mode: 'off' },
+      },
+    }));
+    const ids = Array.from({ length: TASKS }, (_, i) => `t${i + 1}`);
+    // 20% of the calls, drawn without replacement; every kind of fault is used in turn.
+    const doomed = ids.at(-1)!;
+    const calls = ids
+      .filter((id) => id !== doomed)
+      .flatMap((id) => callsOf(id).map((text) => ({ id, text })));
+    for (let i = calls.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [calls[i], calls[j]] = [calls[j]!, calls[i]!];
     }
-  }
-  const why = failed.map((id) => `${id} [${hit.get(id)!.join(', ')}]: ${tasks.get(id)!.result?.error ?? ''}`);
-  console.log(`api-faults: ${server.requests.length} requests, ${faulted} faulted; ${failed.length} of ${ids.length} tasks failed; seed ${SEED}\n${why.join('\n')}`);
-}, budget(900_000, 150_000));
+    const hit = new Map<string, Kind[]>();
+    for (const [i, call] of calls.slice(0, Math.round(calls.length * FAULT_RATE)).entries()) {
+      const fault = KINDS[i % KINDS.length]!;
+      server.inject({ ...fault, match: { text: call.text } });
+      hit.set(call.id, [...(hit.get(call.id) ?? []), fault.kind]);
+    }
+    // One task is hit on every attempt of its first call: it must fail, saying why.
+    server.inject(
+      Array.from({ length: RETRIES + 1 }, () => ({
+        kind: 'rate_limit' as const,
+        retryAfterMs: 5,
+        match: { text: `Task ${doomed}:` },
+      })),
+    );
+    hit.set(doomed, [...(hit.get(doomed) ?? []), 'rate_limit']);
+    for (const id of ids) r.writeTask(id, { subject: `make ${id}` });
+
+    const started = await startLead(r);
+    lead = started.lead;
+    const settled = () =>
+      ids.every((id) => ['completed', 'failed'].includes(tasksOnDisk(r.dir).get(id)?.status ?? ''));
+    await untilFiles(settled, budget(600_000, 120_000), 'every task to be settled');
+
+    const tasks = tasksOnDisk(r.dir);
+    const failed = ids.filter((id) => tasks.get(id)!.status === 'failed');
+    expect(
+      failed.filter((id) => !hit.has(id)),
+      'only tasks whose calls were hit may fail',
+    ).toEqual([]);
+    for (const id of failed) expect(tasks.get(id)!.result?.error ?? '', id).toMatch(/\S{3,}/);
+    expect(tasks.get(doomed)!.status).toBe('failed');
+    expect(tasks.get(doomed)!.result?.error).toMatch(/rate.?limit|429/i);
+    expect(ids.filter((id) => !hit.has(id) && tasks.get(id)!.status !== 'completed')).toEqual([]);
+
+    // Every request was one the real API would accept, and each got an answer or its fault.
+    expect(
+      server.requests
+        .filter((q) => q.outcome === 'invalid' || q.outcome === 'unmatched')
+        .map((q) => q.outcome),
+    ).toEqual([]);
+    const faulted = server.requests.filter((q) => q.outcome.startsWith('fault:')).length;
+    expect(faulted, 'every injected fault was used').toBe(
+      Math.round(calls.length * FAULT_RATE) + RETRIES + 1,
+    );
+    // Every saved conversation is valid as a Messages API request.
+    for (const agent of ['ann', 'bob']) {
+      const dir = join(r.dir, '.team', 'state', 'transcripts', agent);
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+        const loaded = await loadTranscript(dir, file.slice(0, -'.jsonl'.length));
+        expect(loaded.ok, file).toBe(true);
+        if (!loaded.ok || loaded.value.messages.length === 0) continue;
+        const { messages } = loaded.value;
+        const used = new Set(
+          messages.flatMap((m) =>
+            typeof m.content === 'string'
+              ? []
+              : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])),
+          ),
+        );
+        const tools = [...used].map((name) => ({
+          name,
+          description: name,
+          input_schema: { type: 'object' },
+        }));
+        const valid = validateRequest({ model: 'claude-sonnet-5', max_tokens: 1, messages, tools });
+        expect(valid.ok ? 'valid' : valid.message, `${agent}/${file}`).toBe('valid');
+      }
+    }
+    const why = failed.map(
+      (id) => `${id} [${hit.get(id)!.join(', ')}]: ${tasks.get(id)!.result?.error ?? ''}`,
+    );
+    console.log(
+      `api-faults: ${server.requests.length} requests, ${faulted} faulted; ${failed.length} of ${ids.length} tasks failed; seed ${SEED}\n${why.join('\n')}`,
+    );
+  },
+  budget(900_000, 150_000),
+);

@@ -25,12 +25,18 @@ afterEach(async () => {
 /** A complete task file, renamed into place (a partial one would be normalised: a write of the lead's own). */
 function writeTaskFile(dir: string, id: string, subject: string): void {
   const now = new Date().toISOString();
-  writeFileSync(join(dir, '.tasks', `.${id}.tmp`), JSON.stringify(TaskSchema.parse({ id, subject, createdAt: now, updatedAt: now })));
+  writeFileSync(
+    join(dir, '.tasks', `.${id}.tmp`),
+    JSON.stringify(TaskSchema.parse({ id, subject, createdAt: now, updatedAt: now })),
+  );
   renameSync(join(dir, '.tasks', `.${id}.tmp`), join(dir, '.tasks', `${id}.json`));
 }
 
 it('the lead ends at the last of several writes of a task file made within 50 ms', async () => {
-  const r = (repo = makeTeamRepo({ script: { rules: [] }, config: { teammates: [], worktrees: { mode: 'off' } } }));
+  const r = (repo = makeTeamRepo({
+    script: { rules: [] },
+    config: { teammates: [], worktrees: { mode: 'off' } },
+  }));
   const l = (lead = (await startLead(r)).lead);
   writeTaskFile(r.dir, 'w', 'version 0');
   await until(l, () => l.tasks.get('w')?.subject === 'version 0', 10_000, 'the first version');
@@ -43,7 +49,15 @@ it('the lead ends at the last of several writes of a task file made within 50 ms
 
 it('a message sent right after the previous one was acknowledged reaches the idle teammate without waiting for its idle re-check', async () => {
   const r = (repo = makeTeamRepo({
-    script: { rules: [{ conversation: 'You have new messages', times: 'always', content: [{ type: 'text', text: 'Noted.' }] }] },
+    script: {
+      rules: [
+        {
+          conversation: 'You have new messages',
+          times: 'always',
+          content: [{ type: 'text', text: 'Noted.' }],
+        },
+      ],
+    },
     config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'off' } },
   }));
   const started = await startLead(r, { idleRecheckMs: 60_000 }); // a missed wake would cost a minute
@@ -54,7 +68,12 @@ it('a message sent right after the previous one was acknowledged reaches the idl
     // Sent at once after the acknowledgement rewrote the inbox: inside chokidar's 50 ms window.
     const sent = await mailbox.send({ from: 'user', to: 'ann', content: `message ${i}` });
     if (!sent.ok) throw new Error(sent.error);
-    await until(l, () => started.events.some((e) => e.type === 'message_delivered' && e.id === sent.value.id), 10_000, `message ${i} to be delivered`);
+    await until(
+      l,
+      () => started.events.some((e) => e.type === 'message_delivered' && e.id === sent.value.id),
+      10_000,
+      `message ${i} to be delivered`,
+    );
   }
   expect(started.events.filter((e) => e.type === 'message_delivered')).toHaveLength(5);
 }, 90_000);

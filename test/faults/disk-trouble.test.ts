@@ -43,7 +43,8 @@ async function ask(w: TsChild, command: string): Promise<{ ok: boolean; error?: 
   return JSON.parse(w.lines[n]!) as { ok: boolean; error?: string };
 }
 
-const tmpFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.tmp')) : []);
+const tmpFiles = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.tmp')) : [];
 
 it('a write that fails half-way (EFBIG past a file-size cap) leaves the old file whole, reports the error, and succeeds once the cap is lifted', async () => {
   const r = (repo = makeTeamRepo({ script: { rules: [] }, config: { teammates: [{ name: 'ann' }] } }));
@@ -54,7 +55,15 @@ it('a write that fails half-way (EFBIG past a file-size cap) leaves the old file
   const taskBefore = readFileSync(join(r.dir, '.tasks', 'big.json'), 'utf8');
   const inboxBefore = readFileSync(join(r.dir, '.mailboxes', 'ann.json'), 'utf8');
   // An archive just under the cap, so the next acknowledgement's append crosses it.
-  const filler = JSON.stringify({ id: 'm-filler', from: 'user', to: 'ann', type: 'message', content: 'f'.repeat(CAP - 2_000), metadata: {}, ts: new Date().toISOString() });
+  const filler = JSON.stringify({
+    id: 'm-filler',
+    from: 'user',
+    to: 'ann',
+    type: 'message',
+    content: 'f'.repeat(CAP - 2_000),
+    metadata: {},
+    ts: new Date().toISOString(),
+  });
   mkdirSync(join(r.dir, '.mailboxes', 'archive'), { recursive: true });
   writeFileSync(join(r.dir, '.mailboxes', 'archive', 'ann.jsonl'), `${filler}\n`);
 
@@ -90,7 +99,9 @@ it('a write that fails half-way (EFBIG past a file-size cap) leaves the old file
   expect(await mailbox.peek('ann')).toEqual([]);
   // Every message was archived exactly once; the torn fragment of the failed append is reported, not read.
   const delivered = await mailbox.history('ann');
-  expect(delivered.map((m) => m.content.length).sort((a, b) => a - b)).toEqual([17, 3000, CAP - 2_000, 90_000].sort((a, b) => a - b));
+  expect(delivered.map((m) => m.content.length).sort((a, b) => a - b)).toEqual(
+    [17, 3000, CAP - 2_000, 90_000].sort((a, b) => a - b),
+  );
   const problems = await mailbox.problems();
   expect(problems).toHaveLength(1);
   expect(problems[0]!.file).toMatch(/^\.mailboxes\/archive\/ann\.jsonl:\d+$/);
@@ -101,27 +112,63 @@ it('a task folder that refuses writes under a running team: the failed completio
   const r = (repo = makeTeamRepo({
     script: {
       rules: [
-        { conversation: 'Task slow:', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'bash', input: { command: 'while [ ! -f go ]; do sleep 0.05; done; echo released' } }] },
-        { conversation: 'Task slow:', turn: 1, times: 'always', content: [{ type: 'text', text: 'finished after the disk trouble' }] },
+        {
+          conversation: 'Task slow:',
+          turn: 0,
+          times: 'always',
+          content: [
+            {
+              type: 'tool_use',
+              name: 'bash',
+              input: { command: 'while [ ! -f go ]; do sleep 0.05; done; echo released' },
+            },
+          ],
+        },
+        {
+          conversation: 'Task slow:',
+          turn: 1,
+          times: 'always',
+          content: [{ type: 'text', text: 'finished after the disk trouble' }],
+        },
       ],
     },
-    config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'off' }, permissions: { defaultMode: 'bypassPermissions' }, leaseMs: 3_000 },
+    config: {
+      teammates: [{ name: 'ann' }],
+      worktrees: { mode: 'off' },
+      permissions: { defaultMode: 'bypassPermissions' },
+      leaseMs: 3_000,
+    },
   }));
   r.writeTask('slow', { subject: 'wait for a file' });
   const started = await startLead(r);
   const l = (lead = started.lead);
-  await untilFiles(() => tasksOnDisk(r.dir).get('slow')?.status === 'in_progress', 60_000, 'the task to start');
+  await untilFiles(
+    () => tasksOnDisk(r.dir).get('slow')?.status === 'in_progress',
+    60_000,
+    'the task to start',
+  );
   const tasksDir = join(r.dir, '.tasks');
   unwritable = makeUnwritable(tasksDir);
   writeFileSync(join(r.dir, 'go'), ''); // the tool ends; the teammate tries to complete the task
-  await until(l, () => started.events.some((e) => e.type === 'task_failed' && e.task === 'slow'), 60_000, 'the failed completion to be reported');
-  const reported = started.events.find((e) => e.type === 'task_failed' && e.task === 'slow') as { error: string };
+  await until(
+    l,
+    () => started.events.some((e) => e.type === 'task_failed' && e.task === 'slow'),
+    60_000,
+    'the failed completion to be reported',
+  );
+  const reported = started.events.find((e) => e.type === 'task_failed' && e.task === 'slow') as {
+    error: string;
+  };
   expect(reported.error).toMatch(/EACCES|EPERM|ENOTDIR|EROFS/);
   const technique = unwritable.technique;
   unwritable.restore();
   unwritable = undefined;
 
-  await untilFiles(() => tasksOnDisk(r.dir).get('slow')?.status === 'completed', 60_000, `the task to be done after the folder is writable again (${technique})`);
+  await untilFiles(
+    () => tasksOnDisk(r.dir).get('slow')?.status === 'completed',
+    60_000,
+    `the task to be done after the folder is writable again (${technique})`,
+  );
   const task = tasksOnDisk(r.dir).get('slow')!;
   expect(task.result?.summary).toBe('finished after the disk trouble');
   expect(task.attempts).toBeGreaterThanOrEqual(1);

@@ -21,7 +21,29 @@ import { startLead } from '../e2e/support/harness.js';
 import { tasksOnDisk, untilFiles } from './support/files.js';
 import { changedPaths, makeSandboxRepo, snapshot, type Sandbox } from './support/sandbox.js';
 
-const HOSTILE = ['../x', '../../etc/passwd', '/etc/passwd', 'a/b', 'a\\b', '..', '.', '', ' ', '-x', '.hidden', 'x'.repeat(65), 'ü', 'a\u0000b', 'a\nb', '%2e%2e%2fx', '~root', '$(touch pwned)', '`id`', '*', 'a..b'];
+const HOSTILE = [
+  '../x',
+  '../../etc/passwd',
+  '/etc/passwd',
+  'a/b',
+  'a\\b',
+  '..',
+  '.',
+  '',
+  ' ',
+  '-x',
+  '.hidden',
+  'x'.repeat(65),
+  'ü',
+  'a\u0000b',
+  'a\nb',
+  '%2e%2e%2fx',
+  '~root',
+  '$(touch pwned)',
+  '`id`',
+  '*',
+  'a..b',
+];
 const TEAMD_FOLDERS = /^repo\/(\.tasks|\.mailboxes|\.cron|\.team|\.worktrees)(\/|$)/;
 
 let box: Sandbox | undefined;
@@ -32,7 +54,10 @@ afterEach(async () => {
   box?.cleanup();
 });
 
-const refusedAll = async (what: string, attempt: (name: string) => Promise<{ ok: boolean; error?: string } | unknown[]>): Promise<void> => {
+const refusedAll = async (
+  what: string,
+  attempt: (name: string) => Promise<{ ok: boolean; error?: string } | unknown[]>,
+): Promise<void> => {
   for (const name of HOSTILE) {
     const r = await attempt(name);
     if (Array.isArray(r)) expect(r, `${what} ${JSON.stringify(name)}`).toEqual([]);
@@ -64,10 +89,18 @@ it('the stores and the CLI refuse every traversal or odd name, oversized input, 
   await refusedAll('cron rm', (id) => cron.remove(id));
 
   // Oversized: refused naming the field.
-  const big = (await tasks.create({ subject: 's', description: 'd'.repeat(100_001) })) as { ok: boolean; error?: string };
+  const big = (await tasks.create({ subject: 's', description: 'd'.repeat(100_001) })) as {
+    ok: boolean;
+    error?: string;
+  };
   expect(big.error).toMatch(/description/);
-  expect(((await mailbox.send({ from: 'user', to: 'ann', content: 'c'.repeat(1_000_001) })) as { error?: string }).error).toMatch(/content/);
-  expect(((await cron.add({ cron: '* * * * *', prompt: 'p'.repeat(100_001) })) as { error?: string }).error).toMatch(/prompt/);
+  expect(
+    ((await mailbox.send({ from: 'user', to: 'ann', content: 'c'.repeat(1_000_001) })) as { error?: string })
+      .error,
+  ).toMatch(/content/);
+  expect(
+    ((await cron.add({ cron: '* * * * *', prompt: 'p'.repeat(100_001) })) as { error?: string }).error,
+  ).toMatch(/prompt/);
   // Binary-looking text is data: stored escaped and read back byte for byte.
   const binary = 'NUL\u0000 ESC\u001b BEL\u0007 \ufffd end';
   const sent = await mailbox.send({ from: 'user', to: 'ann', content: binary });
@@ -75,7 +108,10 @@ it('the stores and the CLI refuse every traversal or odd name, oversized input, 
   expect((await mailbox.peek('ann'))[0]?.content).toBe(binary);
 
   // The real CLI (in this process) on the same names: a non-zero exit, and nothing written.
-  const quiet = { err: process.stderr.write.bind(process.stderr), out: process.stdout.write.bind(process.stdout) };
+  const quiet = {
+    err: process.stderr.write.bind(process.stderr),
+    out: process.stdout.write.bind(process.stdout),
+  };
   process.stderr.write = () => true;
   process.stdout.write = () => true;
   try {
@@ -88,7 +124,9 @@ it('the stores and the CLI refuse every traversal or odd name, oversized input, 
         ['cron', 'add', '* * * * *', 'p', '--to', name],
         ['inbox', name],
       ]) {
-        expect(await runCli(['node', 'teamd', ...argv, '--dir', b.dir]), `teamd ${argv.join(' ')}`).not.toBe(0);
+        expect(await runCli(['node', 'teamd', ...argv, '--dir', b.dir]), `teamd ${argv.join(' ')}`).not.toBe(
+          0,
+        );
       }
     }
   } finally {
@@ -102,11 +140,31 @@ it('the stores and the CLI refuse every traversal or odd name, oversized input, 
 
 /** The hostile tool calls a teammate's model makes, and what each refusal must say. */
 const calls = (outside: string): { name: string; input: Record<string, unknown>; refusal: RegExp }[] => [
-  { name: 'write', input: { file_path: '../../../outside/rel.txt', content: 'pwned' }, refusal: /outside the working directory/ },
-  { name: 'write', input: { file_path: '../escape.txt', content: 'pwned' }, refusal: /outside the working directory/ },
-  { name: 'write', input: { file_path: `${outside}/abs.txt`, content: 'pwned' }, refusal: /outside the working directory/ },
-  { name: 'write', input: { file_path: 'link/through-link.txt', content: 'pwned' }, refusal: /outside the working directory/ },
-  { name: 'edit', input: { file_path: 'link/target.txt', old_string: 'outside', new_string: 'pwned' }, refusal: /outside the working directory/ },
+  {
+    name: 'write',
+    input: { file_path: '../../../outside/rel.txt', content: 'pwned' },
+    refusal: /outside the working directory/,
+  },
+  {
+    name: 'write',
+    input: { file_path: '../escape.txt', content: 'pwned' },
+    refusal: /outside the working directory/,
+  },
+  {
+    name: 'write',
+    input: { file_path: `${outside}/abs.txt`, content: 'pwned' },
+    refusal: /outside the working directory/,
+  },
+  {
+    name: 'write',
+    input: { file_path: 'link/through-link.txt', content: 'pwned' },
+    refusal: /outside the working directory/,
+  },
+  {
+    name: 'edit',
+    input: { file_path: 'link/target.txt', old_string: 'outside', new_string: 'pwned' },
+    refusal: /outside the working directory/,
+  },
   { name: 'read', input: { file_path: '/etc/passwd' }, refusal: /outside the working directory/ },
   { name: 'read', input: { file_path: 'big.txt' }, refusal: /byte limit/ },
   { name: 'read', input: { file_path: 'blob.bin' }, refusal: /binary/ },
@@ -117,7 +175,11 @@ const calls = (outside: string): { name: string; input: Record<string, unknown>;
   { name: 'task_create', input: { subject: 's', id: '../../pwned' }, refusal: /id/ },
   { name: 'task_create', input: { subject: 's', blockedBy: ['../x'] }, refusal: /blockedBy/ },
   { name: 'task_update', input: { id: '../x', status: 'cancelled' }, refusal: /invalid id|no task/ },
-  { name: 'bash', input: { command: `echo pwned > ${outside}/bash.txt` }, refusal: /denied|not allowed|permission|no answer/i },
+  {
+    name: 'bash',
+    input: { command: `echo pwned > ${outside}/bash.txt` },
+    refusal: /denied|not allowed|permission|no answer/i,
+  },
 ];
 
 it('a teammate whose model asks for hostile paths, names and recipients gets a clear refusal for each, and nothing leaves the teamd folders', async () => {
@@ -128,24 +190,59 @@ it('a teammate whose model asks for hostile paths, names and recipients gets a c
       {
         conversation: 'Task hostile:',
         turn: 0,
-        content: [...hostile.map((c) => ({ type: 'tool_use' as const, name: c.name, input: c.input })), { type: 'tool_use' as const, name: 'write', input: { file_path: 'fine.txt', content: 'a legitimate write\n' } }],
+        content: [
+          ...hostile.map((c) => ({ type: 'tool_use' as const, name: c.name, input: c.input })),
+          {
+            type: 'tool_use' as const,
+            name: 'write',
+            input: { file_path: 'fine.txt', content: 'a legitimate write\n' },
+          },
+        ],
       },
-      { conversation: 'Task hostile:', turn: 1, content: [{ type: 'text' as const, text: 'done with the hostile calls' }] },
+      {
+        conversation: 'Task hostile:',
+        turn: 1,
+        content: [{ type: 'text' as const, text: 'done with the hostile calls' }],
+      },
     ],
   };
   writeFileSync(b.scriptPath, JSON.stringify(script));
-  writeFileSync(join(b.dir, '.team', 'config.json'), JSON.stringify({ model: `scripted:${b.scriptPath}`, teammates: [{ name: 'ann' }], worktrees: { mode: 'per-task' }, approvalTimeoutMs: 1_500 }));
+  writeFileSync(
+    join(b.dir, '.team', 'config.json'),
+    JSON.stringify({
+      model: `scripted:${b.scriptPath}`,
+      teammates: [{ name: 'ann' }],
+      worktrees: { mode: 'per-task' },
+      approvalTimeoutMs: 1_500,
+    }),
+  );
   symlinkSync(b.outside, join(b.dir, 'link')); // committed: every worktree gets a link out of itself
   writeFileSync(join(b.dir, 'big.txt'), 'a'.repeat(20 * 1024 * 1024 + 1));
-  writeFileSync(join(b.dir, 'blob.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe, 0, 1, 2, 3]));
+  writeFileSync(
+    join(b.dir, 'blob.bin'),
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe, 0, 1, 2, 3]),
+  );
   b.git('add', '-A');
-  b.git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'a link out, a big file, a binary file');
+  b.git(
+    '-c',
+    'user.name=t',
+    '-c',
+    'user.email=t@example.invalid',
+    'commit',
+    '-q',
+    '-m',
+    'a link out, a big file, a binary file',
+  );
   b.writeTask('hostile', { subject: 'try to escape' });
   const before = snapshot(b.root);
 
   const started = await startLead(b);
   lead = started.lead;
-  await untilFiles(() => tasksOnDisk(b.dir).get('hostile')?.status === 'completed', 90_000, 'the task to be merged');
+  await untilFiles(
+    () => tasksOnDisk(b.dir).get('hostile')?.status === 'completed',
+    90_000,
+    'the task to be merged',
+  );
   await lead.stop('done');
   lead = undefined;
 
@@ -155,8 +252,13 @@ it('a teammate whose model asks for hostile paths, names and recipients gets a c
   if (!loaded.ok) throw new Error(loaded.error);
   const blocks = loaded.value.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
   const uses = blocks.filter((x): x is Extract<ContentBlock, { type: 'tool_use' }> => x.type === 'tool_use');
-  const results = new Map(blocks.filter((x): x is Extract<ContentBlock, { type: 'tool_result' }> => x.type === 'tool_result').map((x) => [x.tool_use_id, x]));
-  const text = (r: Extract<ContentBlock, { type: 'tool_result' }>) => (typeof r.content === 'string' ? r.content : r.content.map((c) => c.text).join('\n'));
+  const results = new Map(
+    blocks
+      .filter((x): x is Extract<ContentBlock, { type: 'tool_result' }> => x.type === 'tool_result')
+      .map((x) => [x.tool_use_id, x]),
+  );
+  const text = (r: Extract<ContentBlock, { type: 'tool_result' }>) =>
+    typeof r.content === 'string' ? r.content : r.content.map((c) => c.text).join('\n');
   for (const [i, c] of hostile.entries()) {
     const result = results.get(uses[i]!.id)!;
     expect(result.is_error, `${c.name} ${JSON.stringify(c.input)}: ${text(result)}`).toBe(true);
@@ -170,6 +272,8 @@ it('a teammate whose model asks for hostile paths, names and recipients gets a c
   expect(changed.filter((p) => !TEAMD_FOLDERS.test(p))).toEqual([]);
   expect(readFileSync(join(b.outside, 'target.txt'), 'utf8')).toBe('outside, untouched\n');
   expect(existsSync(join(b.dir, '.tasks', 'pwned.json')) || existsSync(join(b.root, 'pwned'))).toBe(false);
-  const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: b.dir, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: b.dir, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
   expect(dirty.filter((l) => !/^\?\? \.(tasks|mailboxes|cron)\/$/.test(l))).toEqual([]);
 }, 120_000);

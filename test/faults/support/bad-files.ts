@@ -22,7 +22,15 @@ const TRAVERSAL = ['../x', '/etc/passwd', 'a/b', '', '..', '-lead', 'a b', 'ü',
 
 /** A stem that is not a valid id (reported for its name), made unique with `i`. */
 const badStem = (i: number): fc.Arbitrary<string> =>
-  fc.constantFrom(`-bad${i}`, `bad ${i}`, `bäd${i}`, `b..${i}`, `${'n'.repeat(64)}${i}`, `bad${i}!`, `(${i})`);
+  fc.constantFrom(
+    `-bad${i}`,
+    `bad ${i}`,
+    `bäd${i}`,
+    `b..${i}`,
+    `${'n'.repeat(64)}${i}`,
+    `bad${i}!`,
+    `(${i})`,
+  );
 
 const garbage: fc.Arbitrary<string | Uint8Array> = fc.oneof(
   fc.string({ maxLength: 200 }),
@@ -32,11 +40,29 @@ const garbage: fc.Arbitrary<string | Uint8Array> = fc.oneof(
 );
 
 const badTask: fc.Arbitrary<unknown> = fc.oneof(
-  fc.record({ subject: fc.oneof(fc.integer(), fc.constant(''), fc.string({ minLength: 501, maxLength: 600 }), fc.constant(null)) }),
-  fc.record({ subject: fc.constant('s'), status: fc.string({ maxLength: 12 }).filter((s) => !['pending', 'in_progress', 'completed', 'failed', 'cancelled'].includes(s)) }),
-  fc.record({ subject: fc.constant('s'), blockedBy: fc.array(fc.constantFrom(...TRAVERSAL), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    subject: fc.oneof(
+      fc.integer(),
+      fc.constant(''),
+      fc.string({ minLength: 501, maxLength: 600 }),
+      fc.constant(null),
+    ),
+  }),
+  fc.record({
+    subject: fc.constant('s'),
+    status: fc
+      .string({ maxLength: 12 })
+      .filter((s) => !['pending', 'in_progress', 'completed', 'failed', 'cancelled'].includes(s)),
+  }),
+  fc.record({
+    subject: fc.constant('s'),
+    blockedBy: fc.array(fc.constantFrom(...TRAVERSAL), { minLength: 1, maxLength: 3 }),
+  }),
   fc.record({ subject: fc.constant('s'), owner: fc.constantFrom(...TRAVERSAL) }),
-  fc.record({ subject: fc.constant('s'), priority: fc.double({ noInteger: true, noDefaultInfinity: true, noNaN: true }) }),
+  fc.record({
+    subject: fc.constant('s'),
+    priority: fc.double({ noInteger: true, noDefaultInfinity: true, noNaN: true }),
+  }),
   fc.record({ subject: fc.constant('s'), id: fc.constant('someone-else') }),
   fc.record({ subject: fc.constant('s'), unknownField: fc.jsonValue() }),
   fc.record({ subject: fc.constant('s'), lease: fc.constant({ owner: '../x', expiresAt: 'never' }) }),
@@ -53,12 +79,45 @@ const badInbox: fc.Arbitrary<unknown> = fc.oneof(
 
 const badCron = (id: string): fc.Arbitrary<unknown> =>
   fc.oneof(
-    fc.record({ id: fc.constant(id), cron: fc.constantFrom('* * *', '61 * * * *', 'not cron', '* * * * * * *'), prompt: fc.constant('p'), createdAt: fc.constant(NOW) }),
-    fc.record({ id: fc.constant(id), cron: fc.constant('* * * * *'), prompt: fc.constant('p'), timezone: fc.constantFrom('Mars/Olympus', 'UTC+99'), createdAt: fc.constant(NOW) }),
-    fc.record({ id: fc.constant('not-the-file-name'), cron: fc.constant('* * * * *'), prompt: fc.constant('p'), createdAt: fc.constant(NOW) }),
-    fc.record({ id: fc.constant(id), cron: fc.constant('* * * * *'), prompt: fc.constant(''), createdAt: fc.constant(NOW) }),
-    fc.record({ id: fc.constant(id), cron: fc.constant('* * * * *'), prompt: fc.constant('p'), to: fc.constantFrom(...TRAVERSAL), createdAt: fc.constant(NOW) }),
-    fc.record({ id: fc.constant(id), cron: fc.constant('* * * * *'), prompt: fc.constant('p'), extra: fc.jsonValue(), createdAt: fc.constant(NOW) }),
+    fc.record({
+      id: fc.constant(id),
+      cron: fc.constantFrom('* * *', '61 * * * *', 'not cron', '* * * * * * *'),
+      prompt: fc.constant('p'),
+      createdAt: fc.constant(NOW),
+    }),
+    fc.record({
+      id: fc.constant(id),
+      cron: fc.constant('* * * * *'),
+      prompt: fc.constant('p'),
+      timezone: fc.constantFrom('Mars/Olympus', 'UTC+99'),
+      createdAt: fc.constant(NOW),
+    }),
+    fc.record({
+      id: fc.constant('not-the-file-name'),
+      cron: fc.constant('* * * * *'),
+      prompt: fc.constant('p'),
+      createdAt: fc.constant(NOW),
+    }),
+    fc.record({
+      id: fc.constant(id),
+      cron: fc.constant('* * * * *'),
+      prompt: fc.constant(''),
+      createdAt: fc.constant(NOW),
+    }),
+    fc.record({
+      id: fc.constant(id),
+      cron: fc.constant('* * * * *'),
+      prompt: fc.constant('p'),
+      to: fc.constantFrom(...TRAVERSAL),
+      createdAt: fc.constant(NOW),
+    }),
+    fc.record({
+      id: fc.constant(id),
+      cron: fc.constant('* * * * *'),
+      prompt: fc.constant('p'),
+      extra: fc.jsonValue(),
+      createdAt: fc.constant(NOW),
+    }),
   );
 
 /** Content for a file of `folder` named `stem`: garbage, or JSON that breaks that folder's schema. */
@@ -67,7 +126,8 @@ function contentFor(folder: BadFile['folder'], stem: string): fc.Arbitrary<strin
   return fc.oneof({ weight: 1, arbitrary: garbage }, { weight: 3, arbitrary: shaped.map(json) });
 }
 
-const text = (c: string | Uint8Array): string => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8'));
+const text = (c: string | Uint8Array): string =>
+  typeof c === 'string' ? c : Buffer.from(c).toString('utf8');
 
 /** Whether the real parsers would accept this file (then it is not a bad file). */
 function acceptable(f: BadFile): boolean {
@@ -116,5 +176,8 @@ export function badConfigs(count: number, seed: number): string[] {
     fc.record({ worktrees: fc.record({ mode: fc.constantFrom('sometimes', '') }) }).map(json),
     fc.constant(json({ model: 'scripted:.team/no-such-script.json' })),
   );
-  return fc.sample(config, { seed, numRuns: count * 2 }).filter((c) => c.trim() !== '{}' && !/^\s*$/.test(c)).slice(0, count);
+  return fc
+    .sample(config, { seed, numRuns: count * 2 })
+    .filter((c) => c.trim() !== '{}' && !/^\s*$/.test(c))
+    .slice(0, count);
 }

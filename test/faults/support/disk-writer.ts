@@ -16,12 +16,16 @@ const mailbox = new MailboxStore(repoRoot);
 
 async function run(line: string): Promise<unknown> {
   const [command, a = '', b = '0'] = line.split(' ');
-  if (command === 'update-task') return tasks.update(a, (t) => ({ ...t, description: 'd'.repeat(Number(b)) }));
+  if (command === 'update-task')
+    return tasks.update(a, (t) => ({ ...t, description: 'd'.repeat(Number(b)) }));
   if (command === 'send') return mailbox.send({ from: 'writer', to: a, content: 'm'.repeat(Number(b)) });
   if (command === 'take-ack') {
     await mailbox.recoverStale(a, 0);
     const batch = await mailbox.take(a);
-    return mailbox.ack(a, batch.map((m) => m.id));
+    return mailbox.ack(
+      a,
+      batch.map((m) => m.id),
+    );
   }
   return { ok: false, error: `unknown command ${command}` };
 }

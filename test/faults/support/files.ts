@@ -40,13 +40,16 @@ const parses = (schema: { safeParse(v: unknown): { success: boolean } }, text: s
 };
 
 const jsonLinesParse = (text: string, check: (v: unknown) => boolean): boolean =>
-  text.split('\n').filter((l) => l.trim()).every((l) => {
-    try {
-      return check(JSON.parse(l));
-    } catch {
-      return false;
-    }
-  });
+  text
+    .split('\n')
+    .filter((l) => l.trim())
+    .every((l) => {
+      try {
+        return check(JSON.parse(l));
+      } catch {
+        return false;
+      }
+    });
 
 /** The team files that do not parse (tasks, inboxes, archives, cron jobs, event log, transcripts, status). */
 export function unparsableTeamFiles(repo: string): string[] {
@@ -57,9 +60,19 @@ export function unparsableTeamFiles(repo: string): string[] {
     }
   };
   check('.tasks', (_f, t) => parses(TaskSchema, t));
-  check('.mailboxes', (f, t) => (f.endsWith('.jsonl') ? jsonLinesParse(t, (v) => MessageSchema.safeParse(v).success) : parses(InboxSchema, t)));
+  check('.mailboxes', (f, t) =>
+    f.endsWith('.jsonl')
+      ? jsonLinesParse(t, (v) => MessageSchema.safeParse(v).success)
+      : parses(InboxSchema, t),
+  );
   check('.cron', (_f, t) => parses(CronJobSchema, t));
-  check('.team/state', (f, t) => (f.endsWith('.jsonl') ? jsonLinesParse(t, (v) => typeof v === 'object' && v !== null) : f.endsWith('.json') ? parses({ safeParse: (v) => ({ success: typeof v === 'object' && v !== null }) }, t) : true));
+  check('.team/state', (f, t) =>
+    f.endsWith('.jsonl')
+      ? jsonLinesParse(t, (v) => typeof v === 'object' && v !== null)
+      : f.endsWith('.json')
+        ? parses({ safeParse: (v) => ({ success: typeof v === 'object' && v !== null }) }, t)
+        : true,
+  );
   return bad;
 }
 

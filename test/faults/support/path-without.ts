@@ -8,14 +8,21 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-export function pathWithout(program: string, path = process.env.PATH ?? ''): { path: string; cleanup: () => void } {
+export function pathWithout(
+  program: string,
+  path = process.env.PATH ?? '',
+): { path: string; cleanup: () => void } {
   const made: string[] = [];
   const dirs = path.split(delimiter).map((dir) => {
     if (!existsSync(join(dir, program))) return dir;
     const shadow = mkdtempSync(join(tmpdir(), 'teamd-path-'));
     made.push(shadow);
-    for (const name of readdirSync(dir)) if (name !== program) symlinkSync(join(dir, name), join(shadow, name));
+    for (const name of readdirSync(dir))
+      if (name !== program) symlinkSync(join(dir, name), join(shadow, name));
     return shadow;
   });
-  return { path: dirs.join(delimiter), cleanup: () => made.forEach((d) => rmSync(d, { recursive: true, force: true })) };
+  return {
+    path: dirs.join(delimiter),
+    cleanup: () => made.forEach((d) => rmSync(d, { recursive: true, force: true })),
+  };
 }

@@ -39,7 +39,10 @@ export async function untilNoProcessInside(dir: string, timeoutMs: number): Prom
 export function teammatesIdle(statusDir: string, names: readonly string[], pid: number): boolean {
   return names.every((name) => {
     try {
-      const status = JSON.parse(readFileSync(`${statusDir}/${name}.json`, 'utf8')) as { state?: string; pid?: number };
+      const status = JSON.parse(readFileSync(`${statusDir}/${name}.json`, 'utf8')) as {
+        state?: string;
+        pid?: number;
+      };
       return status.state === 'idle' && status.pid === pid;
     } catch {
       return false;

@@ -32,7 +32,10 @@ export function makeSandboxRepo(opts: { script: ScriptInput; config: Record<stri
   git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'init');
   const scriptPath = join(dir, '.team', 'script.json');
   writeFileSync(scriptPath, JSON.stringify(opts.script));
-  writeFileSync(join(dir, '.team', 'config.json'), JSON.stringify({ model: `scripted:${scriptPath}`, leaseMs: 20_000, ...opts.config }));
+  writeFileSync(
+    join(dir, '.team', 'config.json'),
+    JSON.stringify({ model: `scripted:${scriptPath}`, leaseMs: 20_000, ...opts.config }),
+  );
   return {
     root,
     dir,

@@ -32,7 +32,11 @@ export function makeUnwritable(dir: string): Unwritable {
   chmodSync(dir, 0o755);
   try {
     execFileSync('chattr', ['+i', dir], { stdio: 'pipe' });
-    if (refusesWrites(dir)) return { technique: 'chattr +i', restore: () => execFileSync('chattr', ['-i', dir], { stdio: 'pipe' }) };
+    if (refusesWrites(dir))
+      return {
+        technique: 'chattr +i',
+        restore: () => execFileSync('chattr', ['-i', dir], { stdio: 'pipe' }),
+      };
     execFileSync('chattr', ['-i', dir], { stdio: 'pipe' });
   } catch {
     // no chattr, or no permission for it: fall through
