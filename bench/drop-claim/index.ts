@@ -100,7 +100,7 @@ try {
       FLOOR,
     );
     report.row(
-      'drop → teammates woken',
+      'drop → task sent to the teammates',
       drops.map((d) => d.woken),
       'ms',
       FLOOR,

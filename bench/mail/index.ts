@@ -114,7 +114,7 @@ function noteLostWakes(report: BenchReport, phase: string, samples: number[]): v
   report.figure(`${phase}: messages that waited > 1 s`, slow, 'count');
   if (slow)
     report.note(
-      `${phase}: ${slow} of ${samples.length} messages waited > 1 s — the lead's watcher dropped the inbox change (chokidar drops a second 'change' of a path within 50 ms), so the teammate found the mail only on a later wake or its idle re-check`,
+      `${phase}: ${slow} of ${samples.length} messages waited > 1 s — the lead's watcher missed the inbox change, so the teammate found the mail only on a later wake or its idle re-check`,
     );
 }
 

@@ -205,7 +205,9 @@ export function observeLead(
   };
   const send = pool.send.bind(pool);
   pool.send = (name, msg) => {
-    if (msg.type === 'wake') on.wake?.(name, msg.tasks, performance.now());
+    // Task changes travel as `tasks` messages (the tasks themselves); `wake` names none.
+    if (msg.type === 'wake') on.wake?.(name, [], performance.now());
+    if (msg.type === 'tasks') on.wake?.(name, msg.updated.map((t) => t.id), performance.now());
     send(name, msg);
   };
 }

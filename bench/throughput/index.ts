@@ -128,7 +128,7 @@ try {
     'ms',
     'floor: lock + atomic write, per task (2 cycles)',
   );
-  report.figure('wake messages sent to teammates per task', wakes / TASKS, 'count');
+  report.figure('messages to teammates per task (wakes and task changes)', wakes / TASKS, 'count');
   report.figure('CPU per task (whole process, all threads)', (cpu.user + cpu.system) / 1000 / TASKS, 'ms');
   report.target('orchestration', '≤ 5 ms per task', `${perTask.toFixed(2)} ms per task`, perTask <= 5);
   const files = await daemon.TaskStore.open(repo.dir);

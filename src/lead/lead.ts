@@ -4,7 +4,6 @@
  * scheduler. It never decides what a teammate does: it keeps the index
  * current, says "look now", and reconciles the files after crashes.
  */
-import type { FSWatcher } from 'chokidar';
 import type { Worker } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
 import type { TeamConfig } from '../config/schema.js';
@@ -23,7 +22,8 @@ import { acquirePidLock } from './pid-lock.js';
 import { TeammatePool } from './pool.js';
 import { reclaimFrom, reconcileOnBoot } from './reconcile.js';
 import { resolveTeamConfig, type ConfigOverrides } from './team-config.js';
-import { watchTeamFolders, type WatchHit } from './watcher.js';
+import { TaskShare } from './task-share.js';
+import { watchTeamFolders, type TeamWatcher, type WatchHit } from './watcher.js';
 
 export interface LeadOptions extends ConfigOverrides {
   repoRoot: string;
@@ -38,7 +38,7 @@ export interface LeadOptions extends ConfigOverrides {
 
 export class Lead {
   private readonly listeners = new Set<(e: LoggedEvent) => void>();
-  private watcher: FSWatcher | null = null;
+  private watcher: TeamWatcher | null = null;
   private reaper: NodeJS.Timeout | null = null;
   private stopped: Promise<void> | null = null;
   private readonly reported = new Set<string>();
@@ -49,6 +49,7 @@ export class Lead {
   readonly mail: LeadMail;
   readonly models: LeadModels;
   private readonly oversight: Oversight;
+  private readonly share: TaskShare;
 
   private constructor(
     readonly options: LeadOptions,
@@ -58,6 +59,7 @@ export class Lead {
     private readonly releasePid: () => void,
   ) {
     this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
+    this.share = new TaskShare(tasks, (msg) => this.pool.broadcast(msg));
     this.models = new LeadModels({ repoRoot: options.repoRoot, team: config, record: options.record });
     this.pool = new TeammatePool((name, restarts) => this.workerData(name, restarts), {
       onMessage: (name, msg, worker) => this.onWorker(name, msg, worker),
@@ -65,7 +67,7 @@ export class Lead {
       log: (e) => this.log.append(e),
     });
     const log = (e: TeamEvent) => this.log.append(e);
-    this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log: (e, at) => this.log.append(e, at), wake: (ids) => this.pool.wakeAll('merged', ids) });
+    this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log: (e, at) => this.log.append(e, at) });
     this.cron = new LeadCron({ repoRoot: options.repoRoot, config, mailbox, pool: this.pool, log });
     this.mail = new LeadMail({ repoRoot: options.repoRoot, config, mailbox, tasks, models: this.models, log, cron: this.cron.toolService() });
     this.oversight = new Oversight({
@@ -141,7 +143,7 @@ export class Lead {
     await this.models.prepare(this.config.lead.agent ? [...specs, leadSpec] : specs);
     await reconcileOnBoot({ tasks: this.tasks, mailbox: this.mailbox, config: this.config, log });
     await this.merges.start();
-    this.watcher = await watchTeamFolders(this.options.repoRoot, (hit) => void this.onHit(hit), (err) => log({ type: 'notice', message: `watcher: ${err.message}` }));
+    this.watcher = await watchTeamFolders(this.options.repoRoot, (hit) => this.onHit(hit), (err) => log({ type: 'notice', message: `watcher: ${err.message}` }));
     if (!this.options.holdTeammates) this.pool.start(this.config);
     await this.cron.start();
     await this.mail.start();
@@ -155,12 +157,12 @@ export class Lead {
     if (hit.kind === 'task') {
       const refreshed = await this.tasks.refresh(hit.id);
       if (refreshed.kind === 'invalid') this.reportProblems(refreshed.problems);
+      // A real change reaches the teammates through `share` (the index tells it), never a re-read per worker.
       const task = this.tasks.get(hit.id);
       if (task) this.merges.noticeTask(task);
-      this.pool.wakeAll('task', [hit.id]);
     } else if (hit.kind === 'mail') {
       if (hit.id === 'lead') void this.mail.wake();
-      else this.pool.send(hit.id, { type: 'wake', reason: 'mail', tasks: [] });
+      else this.pool.send(hit.id, { type: 'wake', reason: 'mail' });
     } else {
       await this.cron.reload(hit.id);
     }
@@ -189,13 +191,11 @@ export class Lead {
     const log = (e: TeamEvent) => this.log.append(e);
     await reclaimFrom(this.tasks, name, `teammate ${name} crashed`, this.config.maxAttempts, log);
     await this.mailbox.recoverStale(name, 0);
-    this.pool.wakeAll('reclaimed');
   }
 
   private async reap(): Promise<void> {
     const changed = await this.tasks.reclaimExpired(new Date(), this.config.maxAttempts);
     for (const t of changed) this.log.append({ type: 'task_reclaimed', task: t.id, previousOwner: null, attempts: t.attempts, failed: t.status === 'failed' });
-    if (changed.length) this.pool.wakeAll('reclaimed', changed.map((t) => t.id));
   }
 
   private modelSpec(name: string): string {
@@ -206,7 +206,9 @@ export class Lead {
   private workerData(name: string, restarts: number) {
     const teammate = this.config.teammates.find((t) => t.name === name)!;
     const model = this.modelSpec(name);
-    return { repoRoot: this.options.repoRoot, teammate, team: this.config, model, modelViaLead: this.models.viaLead(model), restarts, idleRecheckMs: this.options.idleRecheckMs };
+    // The lead's index goes with it: a worker never reads every task file, and later changes come in order after it.
+    this.share.flush();
+    return { repoRoot: this.options.repoRoot, teammate, team: this.config, model, modelViaLead: this.models.viaLead(model), restarts, idleRecheckMs: this.options.idleRecheckMs, tasks: this.tasks.snapshot() };
   }
 
   private emit(e: LoggedEvent): void {
@@ -222,6 +224,7 @@ export class Lead {
     await this.pool.stopAll(reason);
     this.models.abortAll();
     await this.watcher?.close();
+    this.share.close();
     await this.merges.stop();
     this.log.append({ type: 'daemon_stopped' });
     await this.oversight.close();

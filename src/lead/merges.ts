@@ -27,8 +27,6 @@ export interface LeadMergesDeps {
   tasks: TaskStore;
   mailbox: MailboxStore;
   log: (e: TeamEvent, at?: Date) => void;
-  /** Tell teammates that tasks may have become ready. */
-  wake: (taskIds: string[]) => void;
 }
 
 export interface Grant {
@@ -160,7 +158,6 @@ export class LeadMerges {
     if (!done.ok) return this.deps.log({ type: 'notice', message: `merged ${taskId} but could not complete it: ${done.error}` });
     this.deps.log({ type: 'task_completed', task: taskId, agent, summary: result.summary }, at);
     if (this.deps.config.worktrees.mode === 'per-task') await this.worktrees?.remove(taskId);
-    this.deps.wake(this.deps.tasks.dependents(taskId));
   }
 
   private async refused(taskId: string, agent: string, reason: string, message: string): Promise<void> {
@@ -175,7 +172,6 @@ export class LeadMerges {
     }));
     if (!back.ok) return;
     await this.deps.mailbox.send({ from: 'lead', to: agent, type: 'message', content: `Your task ${taskId} was not merged (${reason}). It is back on the board for you:\n${message}`, metadata: { task_id: taskId } });
-    this.deps.wake([taskId]);
   }
 
   /** A lead killed between completing a merged task and removing its worktree leaves it behind: tidy up at start. */

@@ -84,8 +84,9 @@ export class TeammatePool {
     this.members.get(name)?.worker?.postMessage(msg);
   }
 
-  wakeAll(reason: string, tasks: string[] = []): void {
-    for (const name of this.members.keys()) this.send(name, { type: 'wake', reason, tasks });
+  /** Sends `msg` to every running worker. */
+  broadcast(msg: ToWorker): void {
+    for (const name of this.members.keys()) this.send(name, msg);
   }
 
   /** Asks every worker to stop; resolves when all have exited (or `timeoutMs` passed, then terminates them). */

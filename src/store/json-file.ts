@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic, type AtomicWriteOptions } from './atomic.js';
 import type { FileProblem } from './types.js';
 
 /** What reading a JSON file found: nothing, text that is not JSON, or a value still to validate. */
@@ -24,6 +24,6 @@ export async function readJson(file: string, label: string): Promise<JsonRead> {
 }
 
 /** Pretty JSON with a final newline, written atomically (readers see old or new, never half). */
-export async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
+export async function writeJson(file: string, value: unknown, options?: AtomicWriteOptions): Promise<boolean> {
+  return writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n', options);
 }

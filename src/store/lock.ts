@@ -34,6 +34,7 @@ const DEFAULTS = { staleMs: 10_000, retries: 6000 } as const;
 const MAX_INCIDENTS = 100;
 const incidents: LockIncident[] = [];
 const inProcessTails = new Map<string, Promise<void>>();
+const queueDepth = new Map<string, number>();
 
 /** Lost or unreleasable locks seen by this process, newest last (at most 100). */
 export const lockIncidents = (): readonly LockIncident[] => incidents;
@@ -48,18 +49,35 @@ export const lockPathFor = (file: string): string => join(dirname(file), `.${bas
  * Rejects with LockBusyError when the lock stays held through every retry.
  */
 export async function withLock<T>(file: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  return queued(file, () => withProcessLock(file, fn, opts));
+}
+
+/**
+ * Runs `fn` in this process's queue for `file` (after every `withLock` or
+ * `queued` call made before it, before any made after it) without taking the
+ * cross-process lock: a read here never sees a change of this process half
+ * done, nor ends before an earlier change of this process.
+ */
+export async function queued<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  queueDepth.set(file, (queueDepth.get(file) ?? 0) + 1);
   const previous = inProcessTails.get(file) ?? Promise.resolve();
   let done!: () => void;
   const tail = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
   inProcessTails.set(file, tail);
   await previous;
   try {
-    return await withProcessLock(file, fn, opts);
+    return await fn();
   } finally {
     done();
     if (inProcessTails.get(file) === tail) inProcessTails.delete(file);
+    const depth = (queueDepth.get(file) ?? 1) - 1;
+    if (depth > 0) queueDepth.set(file, depth);
+    else queueDepth.delete(file);
   }
 }
+
+/** How many `withLock`/`queued` calls of this process are running or waiting for `file`. */
+export const queuedFor = (file: string): number => queueDepth.get(file) ?? 0;
 
 async function withProcessLock<T>(file: string, fn: () => Promise<T>, opts: LockOptions): Promise<T> {
   const report = opts.onCompromised ?? recordIncident;

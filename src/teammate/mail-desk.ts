@@ -21,6 +21,8 @@ export class MailDesk {
   private readonly inFlight = new Map<string, Message>();
   private sink: MailSink | null = null;
   private polling = false;
+  /** A poll was asked for while one ran: run another after it (the mail may have come after its read). */
+  private pollAgain = false;
 
   constructor(
     private readonly mailbox: MailboxStore,
@@ -51,19 +53,34 @@ export class MailDesk {
     this.inFlight.clear();
   }
 
+  /** Mail taken but not yet handed to a conversation (kept from a run that ended). */
+  get holdsMail(): boolean {
+    return this.held.size > 0;
+  }
+
   async pollWhileBusy(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
     this.polling = true;
     try {
-      await this.takeBatch();
-      if (!this.sink || this.held.size === 0) return;
-      const batch = [...this.held.values()];
-      this.held.clear();
-      for (const m of batch) this.inFlight.set(m.id, m);
-      this.sink(formatMail(batch));
+      do {
+        this.pollAgain = false;
+        await this.pollOnce();
+      } while (this.pollAgain);
     } finally {
       this.polling = false;
     }
+  }
+
+  private async pollOnce(): Promise<void> {
+    await this.takeBatch();
+    if (!this.sink || this.held.size === 0) return;
+    const batch = [...this.held.values()];
+    this.held.clear();
+    for (const m of batch) this.inFlight.set(m.id, m);
+    this.sink(formatMail(batch));
   }
 
   /** Called with the text of every `user` event: mail seen there is in the conversation, so ack it. */

@@ -69,7 +69,7 @@ export class StatusFile {
   private async write(): Promise<void> {
     this.status.heartbeat = new Date().toISOString();
     try {
-      await writeFileAtomic(join(agentsStateDir(this.repoRoot), `${this.status.name}.json`), JSON.stringify(this.status, null, 2));
+      await writeFileAtomic(join(agentsStateDir(this.repoRoot), `${this.status.name}.json`), JSON.stringify(this.status, null, 2), { durable: false });
     } catch {
       // status is an observer; a failed write is retried at the next heartbeat
     }

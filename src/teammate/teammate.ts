@@ -50,6 +50,8 @@ export class Teammate implements TeammateHost {
   private stopReason: string | null = null;
   private wakeUp: (() => void) | null = null;
   private wakePending = false;
+  /** Whether the inbox may hold something: at start, after a mail wake, and at every idle re-check. */
+  private mailPending = true;
   private current: ActiveRun | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   /** Whether the lead knows this teammate is idle (told once per change, not after every turn). */
@@ -65,11 +67,12 @@ export class Teammate implements TeammateHost {
     return this.stopReason !== null;
   }
 
-  /** "Look now": a task may be ready or mail may have arrived. */
-  wake(): void {
+  /** "Look now": a task may be ready, or (`mail`) mail may have arrived — only then is the inbox read. */
+  wake(reason: 'task' | 'mail' = 'task'): void {
+    if (reason === 'mail') this.mailPending = true;
     this.wakePending = true;
     this.wakeUp?.();
-    if (this.current) void this.desk.pollWhileBusy();
+    if (this.current && reason === 'mail') void this.desk.pollWhileBusy();
   }
 
   /** Graceful stop: the current run is interrupted and its task goes back to the board with a note. */
@@ -103,6 +106,8 @@ export class Teammate implements TeammateHost {
   }
 
   private async handleMail(): Promise<boolean> {
+    if (!this.mailPending && !this.desk.holdsMail) return false;
+    this.mailPending = false;
     const batch = await this.desk.takeForIdle();
     if (batch.length === 0) return false;
     await this.setState('working', null);
@@ -140,7 +145,10 @@ export class Teammate implements TeammateHost {
     }
     if (!this.idleReported) await this.reportIdle();
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.deps.idleRecheckMs ?? 5_000);
+      const timer = setTimeout(() => {
+        this.mailPending = true; // a wake may have been missed: the files stay the truth
+        resolve();
+      }, this.deps.idleRecheckMs ?? 5_000);
       this.wakeUp = () => {
         clearTimeout(timer);
         resolve();
@@ -150,11 +158,13 @@ export class Teammate implements TeammateHost {
     this.wakePending = false;
   }
 
-  /** Tells the lead, once, that this teammate ran out of work. */
+  /** Tells the lead, once, that this teammate ran out of work (a routine report: recorded, not queued). */
   private async reportIdle(): Promise<void> {
     this.idleReported = true;
-    const sent = await this.deps.mailbox.send({ from: this.name, to: 'lead', type: 'idle_notification', content: `${this.name} is idle: no mail, no ready task.` });
-    if (sent.ok) this.deps.log({ type: 'message_sent', id: sent.value.id, from: this.name, to: 'lead', messageType: 'idle_notification' });
+    const sent = await this.deps.mailbox.record({ from: this.name, to: 'lead', type: 'idle_notification', content: `${this.name} is idle: no mail, no ready task.` });
+    if (!sent.ok) return;
+    this.deps.log({ type: 'message_sent', id: sent.value.id, from: this.name, to: 'lead', messageType: 'idle_notification' });
+    this.deps.log({ type: 'message_delivered', id: sent.value.id, to: 'lead' });
   }
 
   private startHeartbeat(): void {

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { TeamConfigSchema, TeammateConfigSchema } from '../config/schema.js';
+import { TaskSchema } from '../store/types.js';
 
 /** starting → idle ⇄ working → stopping → stopped; any state may become `dead` (seen by the lead only). */
 export const TeammateStateSchema = z.enum(['starting', 'idle', 'working', 'waiting', 'stopping', 'stopped', 'dead']);
@@ -54,12 +55,17 @@ export const WorkerDataSchema = z.object({
   modelViaLead: z.boolean(),
   restarts: z.number(),
   idleRecheckMs: z.number().optional(),
+  /** The lead's task index when the worker was started; later changes come as `tasks` messages. */
+  tasks: z.array(TaskSchema).default([]),
 });
 export type WorkerData = z.infer<typeof WorkerDataSchema>;
 
 /** Lead → worker. */
 export const ToWorkerSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('wake'), reason: z.string(), tasks: z.array(z.string()).default([]) }),
+  /** "Look now". Only `reason: 'mail'` makes a busy teammate look at its inbox. */
+  z.object({ type: z.literal('wake'), reason: z.string() }),
+  /** Changes of the lead's task index, in the order the lead saw them; `removed` are ids whose file went. */
+  z.object({ type: z.literal('tasks'), updated: z.array(TaskSchema), removed: z.array(z.string()) }),
   z.object({ type: z.literal('stop'), reason: z.string() }),
   /** The lead's watchdog: a worker whose event loop is alive answers `pong`. */
   z.object({ type: z.literal('ping') }),

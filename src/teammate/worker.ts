@@ -11,6 +11,7 @@ import type { ModelClient, ModelStreamEvent } from '../model/types.js';
 import { EventLog } from '../observe/event-log.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
+import type { Task } from '../store/types.js';
 import { IpcModelClient } from './ipc-model.js';
 import { Teammate, type WorktreeGrant } from './teammate.js';
 import { FromWorkerSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type WorkerData } from './types.js';
@@ -26,7 +27,7 @@ async function modelFor(data: WorkerData): Promise<ModelClient> {
 
 async function main(): Promise<void> {
   const data = WorkerDataSchema.parse(workerData);
-  const tasks = await TaskStore.open(data.repoRoot);
+  const tasks = TaskStore.fromSnapshot(data.repoRoot, data.tasks);
   const mailbox = new MailboxStore(data.repoRoot, { roster: rosterOf(data.team) });
   const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));
   const model = await modelFor(data);
@@ -53,8 +54,9 @@ async function main(): Promise<void> {
     const msg = ToWorkerSchema.safeParse(raw);
     if (!msg.success) return;
     const m = msg.data;
-    if (m.type === 'wake') {
-      void Promise.all(m.tasks.map((id) => tasks.refresh(id))).then(() => teammate.wake());
+    if (m.type === 'wake') teammate.wake(m.reason === 'mail' ? 'mail' : 'task');
+    else if (m.type === 'tasks') {
+      if (adoptChanges(tasks, m.updated, m.removed, teammate.name)) teammate.wake('task');
     } else if (m.type === 'stop') teammate.stop(m.reason);
     else if (m.type === 'ping') post({ type: 'pong' });
     else if (m.type === 'model_event' && model instanceof IpcModelClient) model.receive(m.callId, m.event as ModelStreamEvent);
@@ -66,6 +68,20 @@ async function main(): Promise<void> {
   await teammate.run();
   post({ type: 'stopped' });
   port!.close();
+}
+
+/** Takes in the lead's changes; true when a task is now ready for `agent` (a dependant freed by one counts). */
+function adoptChanges(tasks: TaskStore, updated: Task[], removed: string[], agent: string): boolean {
+  const candidates = new Set<string>();
+  for (const task of updated) {
+    candidates.add(task.id);
+    for (const id of tasks.adopt(task)) candidates.add(id);
+  }
+  for (const id of removed) for (const freed of tasks.adoptRemoval(id)) candidates.add(freed);
+  return [...candidates].some((id) => {
+    const task = tasks.get(id);
+    return tasks.isReady(id) && (task?.owner === null || task?.owner === agent);
+  });
 }
 
 void main();

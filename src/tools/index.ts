@@ -34,9 +34,19 @@ export function toolDefinition(tool: AnyTool): ToolDefinition {
   if (tool.inputJsonSchema !== undefined) {
     return { name: tool.name, description: tool.description, input_schema: tool.inputJsonSchema };
   }
-  const schema = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return { name: tool.name, description: tool.description, input_schema: schema };
+  return { name: tool.name, description: tool.description, input_schema: jsonSchemaOf(tool.inputSchema) };
+}
+
+/** Converting a schema costs far more than a model turn's bookkeeping; every session asks again, so keep it. */
+const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
+
+function jsonSchemaOf(schema: AnyTool['inputSchema']): Record<string, unknown> {
+  const known = jsonSchemas.get(schema);
+  if (known) return known;
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete json.$schema;
+  jsonSchemas.set(schema, json);
+  return json;
 }
 
 export {

@@ -1,10 +1,11 @@
 /**
  * Writes that come in bursts: the lead's view must end at the last write even
- * when a file changes twice within chokidar's 50 ms 'change' throttle (which
- * drops, not delays, the second event), and a message sent just after the
- * previous one was acknowledged reaches an idle teammate at once, not at its
- * idle re-check. Both were lost before the
- * watcher re-checked after each hit (src/lead/watcher.ts).
+ * when a file changes several times within a few milliseconds, and a message
+ * sent just after the previous one was acknowledged reaches an idle teammate
+ * at once, not at its idle re-check. Both were lost once (the watcher of the
+ * time, chokidar, dropped a second change of a path within 50 ms); the
+ * watcher now coalesces hits per file and always reads after the last one
+ * (src/lead/watcher.ts).
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ it('the lead ends at the last of several writes of a task file made within 50 ms
   writeTaskFile(r.dir, 'w', 'version 0');
   await until(l, () => l.tasks.get('w')?.subject === 'version 0', 10_000, 'the first version');
   for (let v = 1; v <= 3; v++) {
-    writeTaskFile(r.dir, 'w', `version ${v}`); // the first of these opens chokidar's 50 ms window
+    writeTaskFile(r.dir, 'w', `version ${v}`); // several writes within a few milliseconds
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await until(l, () => l.tasks.get('w')?.subject === 'version 3', 3_000, 'the last version in the index');
@@ -65,7 +66,7 @@ it('a message sent right after the previous one was acknowledged reaches the idl
   await until(l, () => l.pool.stateOf('ann')?.state === 'idle', 60_000, 'ann to be idle');
   const mailbox = new MailboxStore(r.dir);
   for (let i = 0; i < 5; i++) {
-    // Sent at once after the acknowledgement rewrote the inbox: inside chokidar's 50 ms window.
+    // Sent at once after the acknowledgement rewrote the inbox: two changes of one file close together.
     const sent = await mailbox.send({ from: 'user', to: 'ann', content: `message ${i}` });
     if (!sent.ok) throw new Error(sent.error);
     await until(

@@ -25,8 +25,22 @@ export function gitOutput(cwd: string, args: string[], timeoutMs = 10_000): Prom
   });
 }
 
+/** Where a folder's repository is does not change while we run: asked of git once per folder. */
+const rootsOf = new Map<string, ProjectRoots>();
+const MAX_REMEMBERED = 512;
+
 /** The checkout and the main working tree `cwd` belongs to; both `cwd` outside git. */
 export async function projectRoots(cwd: string): Promise<ProjectRoots> {
+  const known = rootsOf.get(cwd);
+  if (known) return known;
+  const found = await askProjectRoots(cwd);
+  if (!found) return { project: cwd, state: cwd }; // outside git (for now): ask again next time
+  if (rootsOf.size >= MAX_REMEMBERED) rootsOf.delete(rootsOf.keys().next().value!);
+  rootsOf.set(cwd, found);
+  return found;
+}
+
+async function askProjectRoots(cwd: string): Promise<ProjectRoots | null> {
   const out = await gitOutput(cwd, [
     'rev-parse',
     '--path-format=absolute',
@@ -34,15 +48,33 @@ export async function projectRoots(cwd: string): Promise<ProjectRoots> {
     '--git-common-dir',
   ]);
   const [top, common] = (out ?? '').trim().split('\n');
-  if (!top || !common) return { project: cwd, state: cwd };
+  if (!top || !common) return null;
   // the common dir of a normal repository (and of its worktrees) is `<main tree>/.git`
   const state = common.endsWith('/.git') ? dirname(common) : top;
   return { project: top, state };
 }
 
+/**
+ * Sessions starting together in one folder (teammates sharing a checkout)
+ * share one `git status`: a status at most this old is reused. The summary
+ * is a snapshot of the session's start anyway, and says so.
+ */
+const STATUS_REUSE_MS = 1_000;
+const recentStatus = new Map<string, { at: number; out: Promise<string | null> }>();
+
+function statusOutput(cwd: string): Promise<string | null> {
+  const now = Date.now();
+  const recent = recentStatus.get(cwd);
+  if (recent && now - recent.at < STATUS_REUSE_MS) return recent.out;
+  for (const [dir, r] of recentStatus) if (now - r.at >= STATUS_REUSE_MS) recentStatus.delete(dir);
+  const out = gitOutput(cwd, ['status', '--short', '--branch']);
+  recentStatus.set(cwd, { at: now, out });
+  return out;
+}
+
 /** `## branch...upstream [ahead 1]` and the short status lines, at most `maxLines` of them; null outside git. */
 export async function gitStatusSummary(cwd: string, maxLines = 30): Promise<string | null> {
-  const out = await gitOutput(cwd, ['status', '--short', '--branch']);
+  const out = await statusOutput(cwd);
   if (out === null) return null;
   const lines = out.trimEnd().split('\n');
   if (lines.length <= maxLines + 1) return lines.join('\n');

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { listStems } from '../folder.js';
 import { newId } from '../ids.js';
-import { tryWithLock } from '../lock.js';
+import { tryWithLock, withLock } from '../lock.js';
 import { fileFor, invalidIdReason, teamPaths, type TeamPaths } from '../paths.js';
 import { describeInputError, formatProblem } from '../problems.js';
 import type { FileProblem, Message, Outcome } from '../types.js';
@@ -31,20 +31,42 @@ export class MailboxStore {
   }
 
   async send(input: SendInput): Promise<Outcome<Message>> {
+    const message = this.compose(input);
+    return message.ok ? this.append(message.value) : message;
+  }
+
+  /**
+   * A message that needs no answer and no delivery (a routine report), put
+   * straight into the recipient's archive as delivered: once, durable, in
+   * `history`, and without the inbox lock that every sender to that agent
+   * and the agent itself contend for.
+   */
+  async record(input: SendInput): Promise<Outcome<Message>> {
+    const message = this.compose(input);
+    if (!message.ok) return message;
+    const archive = fileFor(this.paths.archive, message.value.to, '.jsonl');
+    if (!archive.ok) return archive;
+    const done = await tryWithLock(archive.value, () => appendArchive(archive.value, [message.value]), this.options.lock);
+    return done.ok ? message : { ok: false, error: done.error.message };
+  }
+
+  private compose(input: SendInput): Outcome<Message> {
     const parsed = SendInputSchema.safeParse(input);
     if (!parsed.success) return { ok: false, error: describeInputError(parsed.error) };
     const roster = this.options.roster;
     if (roster && !roster.includes(parsed.data.to)) {
       return { ok: false, error: `unknown recipient "${parsed.data.to}"; valid: ${roster.join(', ')}` };
     }
-    const message: Message = {
-      id: newId('m'),
-      ...parsed.data,
-      type: parsed.data.type ?? 'message',
-      metadata: parsed.data.metadata ?? {},
-      ts: this.now().toISOString(),
+    return {
+      ok: true,
+      value: {
+        id: newId('m'),
+        ...parsed.data,
+        type: parsed.data.type ?? 'message',
+        metadata: parsed.data.metadata ?? {},
+        ts: this.now().toISOString(),
+      },
     };
-    return this.append(message);
   }
 
   /** The inbox as it is (unread and delivering), without changing it. */
@@ -83,7 +105,8 @@ export class MailboxStore {
       const acked = messages.filter((m) => wanted.has(m.id));
       if (!acked.length) return { value: [] };
       // Archive first: a crash in between leaves the batch in both places (a duplicate line), never in neither.
-      await appendArchive(archive.value, acked);
+      // The archive's own lock too: `record` appends to it without the inbox lock.
+      await withLock(archive.value, () => appendArchive(archive.value, acked), this.options.lock);
       return { messages: messages.filter((m) => !wanted.has(m.id)), value: acked };
     });
   }

@@ -13,3 +13,4 @@ export { canMove, checkChange } from './transitions.js';
 export { leaseExpired } from './lifecycle.js';
 export { cycleThrough, findCycles } from './graph.js';
 export { readyOrder } from './task-index.js';
+export type { TaskChangeNotice } from './task-index.js';

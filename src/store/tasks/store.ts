@@ -1,4 +1,5 @@
 import { newId } from '../ids.js';
+import { queued } from '../lock.js';
 import { teamPaths } from '../paths.js';
 import { describeInputError } from '../problems.js';
 import type { FileProblem, Outcome, Task, TaskResult } from '../types.js';
@@ -6,7 +7,7 @@ import { claimFirstReady, claimOne, type ClaimContext } from './claim.js';
 import { cycleThrough } from './graph.js';
 import * as life from './lifecycle.js';
 import { TaskFiles } from './task-files.js';
-import { TaskIndex } from './task-index.js';
+import { TaskIndex, type TaskChangeNotice } from './task-index.js';
 import { taskProblems } from './task-problems.js';
 import { TaskWriter, type TaskChange, type TaskResultOf } from './task-writer.js';
 import type { NewTask, RefreshResult, TaskFilter, TaskMutation, TaskStoreOptions } from './types.js';
@@ -34,7 +35,7 @@ export class TaskStore {
     private readonly options: TaskStoreOptions,
   ) {
     const now = (): Date => this.now();
-    this.writer = new TaskWriter(files, this.index, now, options.lock);
+    this.writer = new TaskWriter(files, this.index, now, options.lock, options.trackOwnWrites ?? false);
     this.claims = { files, index: this.index, writer: this.writer, now };
   }
 
@@ -50,6 +51,43 @@ export class TaskStore {
       await Promise.all(stems.slice(i, i + OPEN_CONCURRENCY).map((stem) => store.refresh(`${stem}.json`)));
     }
     return store;
+  }
+
+  /**
+   * A store whose index starts from `tasks`, a copy of another store's index
+   * (a teammate's worker gets the lead's), instead of reading every file. It
+   * is then kept current with `adopt` and `adoptRemoval`, and by its own changes.
+   */
+  static fromSnapshot(repoRoot: string, tasks: readonly Task[], options: TaskStoreOptions = {}): TaskStore {
+    const paths = teamPaths(repoRoot);
+    const files = new TaskFiles(paths.tasks, paths.root, options.now ?? (() => new Date()));
+    const store = new TaskStore(files, { ...options, trackOwnWrites: true });
+    for (const task of tasks) store.index.upsert(task);
+    return store;
+  }
+
+  /** Every task in the index (for `fromSnapshot`). */
+  snapshot(): Task[] {
+    return [...this.index.all()];
+  }
+
+  /** Calls `fn` for every real change of the index (a task added, changed or removed). */
+  onChange(fn: (change: TaskChangeNotice) => void): void {
+    this.index.onChange = fn;
+  }
+
+  /**
+   * Takes in a task as another store read it (the lead's, over IPC): unless
+   * it is older than this store's own latest write of it. Returns the ids that
+   * became ready through it.
+   */
+  adopt(task: Task): string[] {
+    return this.writer.isOlderThanOwnWrite(task) ? [] : this.index.upsert(task);
+  }
+
+  /** Another store saw the task's file go (deleted, or no longer valid). */
+  adoptRemoval(id: string): string[] {
+    return this.index.remove(id);
   }
 
   /** The `.tasks/` folder. */
@@ -105,7 +143,12 @@ export class TaskStore {
     const stem = this.files.stemOf(idOrFile);
     if (!stem.ok) return { kind: 'ignored', reason: stem.error };
     const label = this.files.label(stem.value);
-    const read = await this.files.read(stem.value);
+    // In this process's queue for the file: a read overlapping a change made
+    // through this store would otherwise put the older version back.
+    const file = this.files.fileOf(stem.value);
+    const read = file.ok
+      ? await queued(file.value, () => this.files.read(stem.value))
+      : await this.files.read(stem.value);
     if (read.kind === 'missing') {
       this.index.setProblems(label, []);
       return { kind: 'removed', id: stem.value, nowReady: this.index.remove(stem.value) };
@@ -116,9 +159,11 @@ export class TaskStore {
       return { kind: 'invalid', problems: read.problems };
     }
     this.index.setProblems(label, []);
-    const task =
-      read.complete || this.options.normalise === false ? read.task : await this.writer.normalise(read.task);
-    return { kind: 'updated', task, nowReady: this.index.upsert(task) };
+    const nowReady = this.index.upsert(read.task);
+    if (read.complete || this.options.normalise === false) return { kind: 'updated', task: read.task, nowReady };
+    // A dropped file is in the index (and with the teammates) at once; the write-back in full form follows.
+    const task = await this.writer.normalise(read.task);
+    return { kind: 'updated', task, nowReady: [...nowReady, ...this.index.upsert(task)] };
   }
 
   async create(input: NewTask): Promise<Outcome<Task>> {

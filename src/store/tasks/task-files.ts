@@ -12,6 +12,23 @@ export type TaskRead =
   | { kind: 'invalid'; problems: FileProblem[] }
   | { kind: 'ok'; task: Task; complete: boolean };
 
+/** Enough of a file's stat to tell that it was replaced or rewritten. */
+export interface FileStamp {
+  ino: number;
+  mtimeMs: number;
+  size: number;
+}
+
+async function stampOf(file: string): Promise<FileStamp | null> {
+  return stat(file).then(
+    (s) => ({ ino: s.ino, mtimeMs: s.mtimeMs, size: s.size }),
+    () => null,
+  );
+}
+
+const sameStamp = (a: FileStamp, b: FileStamp | null): boolean =>
+  b !== null && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.size === b.size;
+
 const invalid = (...problems: FileProblem[]): TaskRead => ({ kind: 'invalid', problems });
 
 /**
@@ -52,10 +69,22 @@ export class TaskFiles {
       : { kind: 'invalid', problems: parsed.problems };
   }
 
-  async write(task: Task): Promise<void> {
+  /**
+   * Writes the task atomically. With `unchanged`, only over the file as it was
+   * when that stamp was taken (checked just before the rename): returns false,
+   * writing nothing, when someone changed it meanwhile.
+   */
+  async write(task: Task, unchanged?: FileStamp): Promise<boolean> {
     const file = this.fileOf(task.id);
     if (!file.ok) throw new Error(`refusing to write task with invalid id: ${file.error}`);
-    await writeJson(file.value, task);
+    const onlyIf = unchanged && (async () => sameStamp(unchanged, await stampOf(file.value)));
+    return writeJson(file.value, task, { onlyIf });
+  }
+
+  /** Identity and size of the file now (null when it does not exist), to notice a change by anyone. */
+  async stamp(id: string): Promise<FileStamp | null> {
+    const file = this.fileOf(id);
+    return file.ok ? stampOf(file.value) : null;
   }
 
   async exists(id: string): Promise<boolean> {

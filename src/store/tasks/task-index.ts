@@ -2,6 +2,12 @@ import type { FileProblem, Task } from '../types.js';
 
 const isPending = (t: Task): boolean => t.status === 'pending';
 
+/** A change of the index: the task as it is now, or the id of a task that is gone. */
+export type TaskChangeNotice = { task: Task } | { removed: string };
+
+/** Two reads of one file give the same key order (the schema's), so the JSON text compares content. */
+const sameTask = (a: Task, b: Task): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+
 /** Lowest priority value first (like a queue number), then the older task, then the id, so the order is total. */
 export function readyOrder(a: Task, b: Task): number {
   return a.priority - b.priority || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
@@ -37,14 +43,20 @@ export class TaskIndex {
     return this.tasks;
   }
 
-  /** Adds or replaces a task; returns the ids that became ready through it. */
+  /** Told of every real change of the index: a task added or changed (not re-read unchanged), or removed. */
+  onChange: ((change: TaskChangeNotice) => void) | null = null;
+
+  /** Adds or replaces a task; returns the ids that became ready through it. A re-read of the same content changes nothing. */
   upsert(task: Task): string[] {
     const old = this.tasks.get(task.id);
+    if (old && sameTask(old, task)) return [];
     if (old) this.unlink(old);
     this.tasks.set(task.id, task);
     this.link(task);
     const statusChanged = !old || old.status !== task.status;
-    return this.recompute(statusChanged ? [task.id, ...this.dependents(task.id)] : [task.id]);
+    const nowReady = this.recompute(statusChanged ? [task.id, ...this.dependents(task.id)] : [task.id]);
+    this.onChange?.({ task });
+    return nowReady;
   }
 
   /** Forgets a task (its file was deleted or became invalid); returns the ids that became ready. */
@@ -54,7 +66,9 @@ export class TaskIndex {
     this.unlink(old);
     this.tasks.delete(id);
     this.readyIds.delete(id);
-    return this.recompute(this.dependents(id));
+    const nowReady = this.recompute(this.dependents(id));
+    this.onChange?.({ removed: id });
+    return nowReady;
   }
 
   setProblems(label: string, problems: FileProblem[]): void {

@@ -21,11 +21,15 @@ export const refused = (message: string): TaskResultOf<never> => ({
  * and update the index. A bad id, a busy lock or a failed write come back as data.
  */
 export class TaskWriter {
+  /** id → `updatedAt` of this store's latest write, until a copy at least that new comes back. */
+  private readonly ownWrites = new Map<string, string>();
+
   constructor(
     private readonly files: TaskFiles,
     private readonly index: TaskIndex,
     private readonly now: () => Date,
     private readonly lockOptions: LockOptions = {},
+    private readonly trackOwnWrites = false,
   ) {}
 
   /** Lock, re-read, change, check, write, index. */
@@ -46,6 +50,7 @@ export class TaskWriter {
         const checked = checkChange(read.task, { ...next.value, updatedAt: this.now().toISOString() });
         if (!checked.ok) return refused(checked.error);
         await this.files.write(checked.value);
+        this.noteWritten(checked.value);
         this.index.upsert(checked.value);
         return checked;
       },
@@ -58,20 +63,44 @@ export class TaskWriter {
     return this.locked(task.id, async () => {
       if (await this.files.exists(task.id)) return refused(`task "${task.id}" already exists`);
       await this.files.write(task);
+      this.noteWritten(task);
       this.index.upsert(task);
       return { ok: true, value: task };
     });
   }
 
-  /** A dropped file, written back in full form (under the lock, re-read: someone may have beaten us). */
+  /**
+   * A dropped file, written back in full form: under the lock, re-read (a
+   * teamd process may have beaten us), and written only over the file as read
+   * — a person dropping the file again takes no lock, and their newer drop
+   * must win (its own watcher event brings it in).
+   */
   async normalise(seen: Task): Promise<Task> {
     const written = await this.locked(seen.id, async (): Promise<TaskResultOf<Task>> => {
+      const stamp = await this.files.stamp(seen.id);
       const fresh = await this.files.read(seen.id);
-      if (fresh.kind !== 'ok') return refused('changed while normalising');
-      if (!fresh.complete) await this.files.write(fresh.task);
+      if (fresh.kind !== 'ok' || stamp === null) return refused('changed while normalising');
+      if (!fresh.complete && !(await this.files.write(fresh.task, stamp))) return refused('dropped again');
+      this.noteWritten(fresh.task);
       return { ok: true, value: fresh.task };
     });
     return written.ok ? written.value : seen;
+  }
+
+  /**
+   * Whether `task` (a copy from elsewhere, e.g. the lead's index) is older
+   * than this store's own latest write of it; such a copy must not undo it.
+   */
+  isOlderThanOwnWrite(task: Task): boolean {
+    const own = this.ownWrites.get(task.id);
+    if (own === undefined) return false;
+    if (task.updatedAt < own) return true;
+    this.ownWrites.delete(task.id); // the other side has caught up
+    return false;
+  }
+
+  private noteWritten(task: Task): void {
+    if (this.trackOwnWrites) this.ownWrites.set(task.id, task.updatedAt);
   }
 
   private missing(id: string): TaskResultOf<never> {

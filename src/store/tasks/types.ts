@@ -63,4 +63,9 @@ export interface TaskStoreOptions {
   lock?: LockOptions;
   /** The clock for timestamps and leases; tests inject one. */
   now?: () => Date;
+  /**
+   * Remember this store's own writes so that an older copy from elsewhere
+   * (`adopt`) cannot undo them; on for stores made with `fromSnapshot`.
+   */
+  trackOwnWrites?: boolean;
 }
