@@ -1,5 +1,6 @@
-import { CronExpressionParser } from 'cron-parser';
+import type { CronExpression } from 'cron-parser';
 import { checkCronExpression } from '../store/cron/index.js';
+import { cronExpressionParser } from '../store/cron/parser.js';
 import type { CronJob, FileProblem, Outcome } from '../store/types.js';
 
 /** The part of a job that decides when it fires. */
@@ -59,20 +60,18 @@ export function latestSlotBetween(schedule: Schedule, after: Date, at: Date): Da
   }
 }
 
-type Expression = ReturnType<typeof CronExpressionParser.parse>;
-
-function parse(schedule: Schedule, currentDate: Date): Outcome<Expression> {
+function parse(schedule: Schedule, currentDate: Date): Outcome<CronExpression> {
   try {
     return {
       ok: true,
-      value: CronExpressionParser.parse(schedule.cron, { currentDate, tz: zoneOf(schedule) }),
+      value: cronExpressionParser().parse(schedule.cron, { currentDate, tz: zoneOf(schedule) }),
     };
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
 }
 
-function step(expression: Expression): Date | null {
+function step(expression: CronExpression): Date | null {
   try {
     return expression.next().toDate();
   } catch {

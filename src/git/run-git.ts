@@ -1,10 +1,11 @@
-import { execa } from 'execa';
 import type { Outcome } from './types.js';
 
 /**
  * Plain `git` through execa rather than simple-git: the merge queue branches
  * on exit codes (`merge-base --is-ancestor`, `diff --quiet`, a refused
  * compare-and-swap in `update-ref`), which simple-git turns into exceptions.
+ * execa is imported on the first run: every teammate thread links this file
+ * (to commit a task's worktree), but only a task in a worktree runs git.
  */
 export interface GitRun {
   exitCode: number;
@@ -43,6 +44,7 @@ function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Runs `git <args>` in `cwd`; a non-zero exit is data, never an exception. */
 export async function runGit(cwd: string, args: string[], options: GitRunOptions = {}): Promise<GitRun> {
+  const { execa } = await import('execa');
   const result = await execa('git', args, {
     cwd,
     env: gitEnv(options.env),

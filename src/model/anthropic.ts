@@ -3,8 +3,14 @@
  * The SDK's own retries are off (maxRetries 0) so that this file decides: a
  * retry happens only while nothing of the attempt reached the caller, so the
  * caller never sees half an answer followed by a whole one.
+ *
+ * The SDK itself (1.5 MB of modules, with @opentelemetry/api) is imported on
+ * the first call, not with this file: a teammate thread whose model is
+ * scripted, or served by the lead, never pays for it.
  */
-import Anthropic, { APIError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ClientOptions } from '@anthropic-ai/sdk';
+import { APIError } from '@anthropic-ai/sdk/core/error';
 import { messagesWithCache, systemWithCache, toolsWithCache } from './cache-control.js';
 import { classifyError } from './classify.js';
 import { modelError } from './errors.js';
@@ -52,7 +58,8 @@ export class AnthropicModel implements ModelClient {
   readonly model: string;
   /** Usage and cost of every call this client made, per model. */
   readonly ledger: UsageLedger;
-  readonly #client: Anthropic;
+  readonly #clientOptions: ClientOptions;
+  #client: Promise<Anthropic> | undefined;
   readonly #options: AnthropicModelOptions;
   readonly #backoff: BackoffOptions;
 
@@ -61,13 +68,20 @@ export class AnthropicModel implements ModelClient {
     this.#options = options;
     this.#backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.ledger = new UsageLedger(options.prices);
-    this.#client = new Anthropic({
+    // the environment is read now, as when the client was built here, even though it is built later
+    this.#clientOptions = {
       apiKey: options.apiKey ?? process.env['ANTHROPIC_API_KEY'],
       baseURL: options.baseURL ?? process.env['ANTHROPIC_BASE_URL'],
       maxRetries: 0,
       timeout: options.timeoutMs ?? 600_000,
       ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    };
+  }
+
+  /** The SDK client, built on first use (the SDK module is loaded then). */
+  #sdkClient(): Promise<Anthropic> {
+    this.#client ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => new Sdk(this.#clientOptions));
+    return this.#client;
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void> {
@@ -108,7 +122,8 @@ export class AnthropicModel implements ModelClient {
     const assembler = new MessageAssembler();
     let yielded = false;
     try {
-      const stream = await this.#client.messages.create(this.#params(request, model), {
+      const client = await this.#sdkClient();
+      const stream = await client.messages.create(this.#params(request, model), {
         signal: request.signal,
         headers: request.agent === undefined ? {} : { [AGENT_HEADER]: request.agent },
       });

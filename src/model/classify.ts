@@ -1,5 +1,9 @@
-/** Classifying what the SDK (or the network under it) throws. Kept apart so the scripted model never loads the SDK. */
-import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+/**
+ * Classifying what the SDK (or the network under it) throws. The error classes
+ * come from the SDK's small `core/error` module (the same module instance the
+ * client throws from), not its entry: this file must not load the whole SDK.
+ */
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error';
 import { kindOfErrorType, kindOfStatus, modelError } from './errors.js';
 import type { ModelError } from './types.js';
 

@@ -1,9 +1,10 @@
-/** Choosing a model client from a spec string (config `model`, CLI `--model`) and options. */
+/**
+ * Choosing a model client from a spec string (config `model`, CLI `--model`)
+ * and options. Each kind of client is imported when it is chosen, so a
+ * process (a teammate thread) loads only the one it uses.
+ */
 import { resolve } from 'node:path';
-import { AnthropicModel } from './anthropic.js';
 import type { PriceOverrides } from './pricing.js';
-import { RecordingModel } from './recording.js';
-import { ScriptedModel } from './scripted/scripted-model.js';
 import type { ModelClient } from './types.js';
 
 export interface ModelClientOptions {
@@ -33,14 +34,25 @@ export async function createModelClient(
 ): Promise<ModelClient> {
   const cwd = options.cwd ?? process.cwd();
   const client = spec.startsWith(SCRIPTED_PREFIX)
-    ? await ScriptedModel.fromFile(resolve(cwd, spec.slice(SCRIPTED_PREFIX.length)), { model: spec })
-    : new AnthropicModel({
-        model: spec,
-        ...pick(options, ['apiKey', 'baseURL', 'maxTokens', 'fallbackModel', 'prices']),
-      });
+    ? await scriptedClient(spec, cwd)
+    : await anthropicClient(spec, options);
   if (options.record === undefined) return client;
+  const { RecordingModel } = await import('./recording.js');
   const mode = options.recordMode ?? 'match';
   return new RecordingModel(client, { file: resolve(cwd, options.record), mode });
+}
+
+async function scriptedClient(spec: string, cwd: string): Promise<ModelClient> {
+  const { ScriptedModel } = await import('./scripted/scripted-model.js');
+  return ScriptedModel.fromFile(resolve(cwd, spec.slice(SCRIPTED_PREFIX.length)), { model: spec });
+}
+
+async function anthropicClient(spec: string, options: ModelClientOptions): Promise<ModelClient> {
+  const { AnthropicModel } = await import('./anthropic.js');
+  return new AnthropicModel({
+    model: spec,
+    ...pick(options, ['apiKey', 'baseURL', 'maxTokens', 'fallbackModel', 'prices']),
+  });
 }
 
 function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, K> {

@@ -4,7 +4,6 @@
  * did not mean; the answer is a unified diff of what changed.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { defineTool, type ToolOutput } from './types.js';
 import { resolveWritable } from './writable.js';
@@ -47,7 +46,7 @@ export const editTool = defineTool({
     if (!after.ok) return { content: after.error, isError: true };
     await writeFile(absPath, after.value, 'utf8');
     await ctx.fileState.recordWrite(absPath);
-    return diffOutput(shown, before ?? '', after.value);
+    return await diffOutput(shown, before ?? '', after.value);
   },
 });
 
@@ -98,7 +97,9 @@ function countOccurrences(text: string, find: string): number {
   return count;
 }
 
-function diffOutput(shown: string, before: string, after: string): ToolOutput {
+/** The unified diff of the edit; `diff` is imported on the first edit, not by every agent that has the tool. */
+async function diffOutput(shown: string, before: string, after: string): Promise<ToolOutput> {
+  const { createTwoFilesPatch } = await import('diff');
   const patch = createTwoFilesPatch(`a/${shown}`, `b/${shown}`, before, after, undefined, undefined, {
     context: 3,
   });

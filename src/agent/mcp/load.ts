@@ -2,11 +2,13 @@
  * `loadMcpTools`: starts the configured MCP servers (in parallel), wraps
  * their tools, and reports the servers it had to skip. The daemon calls it
  * once per agent (or the runtime does, with the `mcp` option); subagents
- * call it with `only` for their role's servers.
+ * call it with `only` for their role's servers. The MCP SDK (with ajv) is
+ * imported only when there is a server to start: most agents have none.
  */
 import { join } from 'node:path';
-import { loadMcpConfig, serversFromOptions } from './config.js';
-import { connectServer, type ConnectedServer } from './connect.js';
+import type { Outcome } from '../../store/types.js';
+import { loadMcpConfig, serversFromOptions, type McpConfig } from './config.js';
+import type { ConnectedServer } from './connect.js';
 import { mcpTool } from './tool.js';
 import type { McpLoadOptions, McpToolSet } from './types.js';
 
@@ -22,10 +24,7 @@ export async function loadMcpTools(root: string, opts: McpLoadOptions = {}): Pro
   for (const name of wanted)
     if (!config.servers.has(name)) problems.push(`MCP server "${name}" is not configured`);
   const chosen = wanted.filter((name) => config.servers.has(name));
-  const timeout = opts.connectTimeoutMs ?? 30_000;
-  const outcomes = await Promise.all(
-    chosen.map((n) => connectServer(n, config.servers.get(n)!, root, timeout)),
-  );
+  const outcomes = await startServers(chosen, config, root, opts.connectTimeoutMs ?? 30_000);
   const started: ConnectedServer[] = [];
   for (const outcome of outcomes) {
     if (outcome.ok) started.push(outcome.value);
@@ -40,4 +39,16 @@ export async function loadMcpTools(root: string, opts: McpLoadOptions = {}): Pro
       await Promise.allSettled(started.map((s) => s.client.close()));
     },
   };
+}
+
+/** Starts the servers `names` in parallel; the SDK is imported here, when there is one to start. */
+async function startServers(
+  names: string[],
+  config: McpConfig,
+  root: string,
+  timeoutMs: number,
+): Promise<Outcome<ConnectedServer>[]> {
+  if (names.length === 0) return [];
+  const { connectServer } = await import('./connect.js');
+  return Promise.all(names.map((n) => connectServer(n, config.servers.get(n)!, root, timeoutMs)));
 }

@@ -1,5 +1,6 @@
-import { CronExpressionParser, type CronExpression } from 'cron-parser';
+import type { CronExpression } from 'cron-parser';
 import type { Outcome } from '../types.js';
+import { cronExpressionParser } from './parser.js';
 
 /** What is wrong with a job's schedule, by field. */
 export interface ScheduleError {
@@ -27,7 +28,7 @@ export function checkCronExpression(
     return { ok: false, error: { field: 'timezone', message } };
   }
   try {
-    return { ok: true, value: CronExpressionParser.parse(fields.join(' '), { tz: timezone, currentDate }) };
+    return { ok: true, value: cronExpressionParser().parse(fields.join(' '), { tz: timezone, currentDate }) };
   } catch (err) {
     return { ok: false, error: { field: 'cron', message: `"${expr}": ${(err as Error).message}` } };
   }
