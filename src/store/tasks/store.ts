@@ -6,7 +6,7 @@ import type { FileProblem, Outcome, Task, TaskResult } from '../types.js';
 import { claimFirstReady, claimOne, type ClaimContext } from './claim.js';
 import { cycleThrough } from './graph.js';
 import * as life from './lifecycle.js';
-import { TaskFiles } from './task-files.js';
+import { TaskFiles, type TaskRead } from './task-files.js';
 import { TaskIndex, type TaskChangeNotice } from './task-index.js';
 import { taskProblems } from './task-problems.js';
 import { TaskWriter, type TaskChange, type TaskResultOf } from './task-writer.js';
@@ -46,9 +46,17 @@ export class TaskStore {
       new TaskFiles(paths.tasks, paths.root, options.now ?? (() => new Date())),
       options,
     );
-    const stems = await store.files.stems();
-    for (let i = 0; i < stems.length; i += OPEN_CONCURRENCY) {
-      await Promise.all(stems.slice(i, i + OPEN_CONCURRENCY).map((stem) => store.refresh(`${stem}.json`)));
+    // Read on this thread: at a cold start nothing else waits, and a sync read
+    // of a small file costs a fraction of the thread pool's four round trips.
+    const dropped: Task[] = [];
+    for (const stem of await store.files.stems()) {
+      const read = store.files.readSync(stem);
+      store.take(stem, read);
+      if (read.kind === 'ok' && !read.complete && options.normalise !== false) dropped.push(read.task);
+    }
+    for (let i = 0; i < dropped.length; i += OPEN_CONCURRENCY) {
+      const batch = dropped.slice(i, i + OPEN_CONCURRENCY);
+      await Promise.all(batch.map(async (seen) => store.index.upsert(await store.writer.normalise(seen))));
     }
     return store;
   }
@@ -142,28 +150,31 @@ export class TaskStore {
   async refresh(idOrFile: string): Promise<RefreshResult> {
     const stem = this.files.stemOf(idOrFile);
     if (!stem.ok) return { kind: 'ignored', reason: stem.error };
-    const label = this.files.label(stem.value);
     // In this process's queue for the file: a read overlapping a change made
     // through this store would otherwise put the older version back.
     const file = this.files.fileOf(stem.value);
     const read = file.ok
       ? await queued(file.value, () => this.files.read(stem.value))
       : await this.files.read(stem.value);
-    if (read.kind === 'missing') {
-      this.index.setProblems(label, []);
-      return { kind: 'removed', id: stem.value, nowReady: this.index.remove(stem.value) };
-    }
-    if (read.kind === 'invalid') {
-      this.index.remove(stem.value);
-      this.index.setProblems(label, read.problems);
-      return { kind: 'invalid', problems: read.problems };
-    }
-    this.index.setProblems(label, []);
-    const nowReady = this.index.upsert(read.task);
+    const nowReady = this.take(stem.value, read);
+    if (read.kind === 'missing') return { kind: 'removed', id: stem.value, nowReady };
+    if (read.kind === 'invalid') return { kind: 'invalid', problems: read.problems };
     if (read.complete || this.options.normalise === false) return { kind: 'updated', task: read.task, nowReady };
     // A dropped file is in the index (and with the teammates) at once; the write-back in full form follows.
     const task = await this.writer.normalise(read.task);
     return { kind: 'updated', task, nowReady: [...nowReady, ...this.index.upsert(task)] };
+  }
+
+  /** Puts what a read of `stem` found into the index (and its problems); returns the ids that became ready. */
+  private take(stem: string, read: TaskRead): string[] {
+    const label = this.files.label(stem);
+    if (read.kind === 'invalid') {
+      this.index.remove(stem);
+      this.index.setProblems(label, read.problems);
+      return [];
+    }
+    this.index.setProblems(label, []);
+    return read.kind === 'missing' ? this.index.remove(stem) : this.index.upsert(read.task);
   }
 
   async create(input: NewTask): Promise<Outcome<Task>> {
