@@ -207,7 +207,10 @@ export function observeLead(
   pool.send = (name, msg) => {
     // Task changes travel as `tasks` messages (the tasks themselves); `wake` names none.
     if (msg.type === 'wake') on.wake?.(name, [], performance.now());
-    if (msg.type === 'tasks') on.wake?.(name, msg.updated.map((t) => t.id), performance.now());
+    if (msg.type === 'tasks') {
+      const ids = (JSON.parse(msg.json) as { updated: { id: string }[] }).updated.map((t) => t.id);
+      on.wake?.(name, ids, performance.now());
+    }
     send(name, msg);
   };
 }

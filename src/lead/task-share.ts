@@ -8,7 +8,7 @@
  */
 import type { TaskChangeNotice, TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
-import type { ToWorker } from '../teammate/types.js';
+import type { TaskChanges, ToWorker } from '../teammate/types.js';
 
 export class TaskShare {
   private readonly pending = new Map<string, Task | null>();
@@ -34,7 +34,8 @@ export class TaskShare {
       else removed.push(id);
     }
     this.pending.clear();
-    this.broadcast({ type: 'tasks', updated, removed });
+    const changes: TaskChanges = { updated, removed };
+    this.broadcast({ type: 'tasks', json: JSON.stringify(changes) });
   }
 
   close(): void {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { TeamConfigSchema, TeammateConfigSchema } from '../config/schema.js';
-import { TaskSchema } from '../store/types.js';
+import type { Task } from '../store/types.js';
 
 /** starting → idle ⇄ working → stopping → stopped; any state may become `dead` (seen by the lead only). */
 export const TeammateStateSchema = z.enum(['starting', 'idle', 'working', 'waiting', 'stopping', 'stopped', 'dead']);
@@ -45,6 +45,22 @@ export const AgentStatusSchema = z.object({
 });
 export type AgentStatus = z.infer<typeof AgentStatusSchema>;
 
+/**
+ * A task from the lead's index. Every task there passed `TaskSchema` when the
+ * lead read its file; re-running the full schema in every worker for every
+ * change would cost more than the change, so here only the shape the index
+ * relies on is checked.
+ */
+const SharedTaskSchema = z.custom<Task>(
+  (v) =>
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as Task).id === 'string' &&
+    typeof (v as Task).status === 'string' &&
+    Array.isArray((v as Task).blockedBy),
+  { message: 'not a task of the lead\'s index' },
+);
+
 export const WorkerDataSchema = z.object({
   repoRoot: z.string(),
   teammate: TeammateConfigSchema,
@@ -56,7 +72,7 @@ export const WorkerDataSchema = z.object({
   restarts: z.number(),
   idleRecheckMs: z.number().optional(),
   /** The lead's task index when the worker was started; later changes come as `tasks` messages. */
-  tasks: z.array(TaskSchema).default([]),
+  tasks: z.array(SharedTaskSchema).default([]),
 });
 export type WorkerData = z.infer<typeof WorkerDataSchema>;
 
@@ -64,8 +80,12 @@ export type WorkerData = z.infer<typeof WorkerDataSchema>;
 export const ToWorkerSchema = z.discriminatedUnion('type', [
   /** "Look now". Only `reason: 'mail'` makes a busy teammate look at its inbox. */
   z.object({ type: z.literal('wake'), reason: z.string() }),
-  /** Changes of the lead's task index, in the order the lead saw them; `removed` are ids whose file went. */
-  z.object({ type: z.literal('tasks'), updated: z.array(TaskSchema), removed: z.array(z.string()) }),
+  /**
+   * Changes of the lead's task index, in the order the lead saw them, as the
+   * JSON of `TaskChangesSchema`: serialised once for every worker, where
+   * cloning the objects would cost once per worker.
+   */
+  z.object({ type: z.literal('tasks'), json: z.string() }),
   z.object({ type: z.literal('stop'), reason: z.string() }),
   /** The lead's watchdog: a worker whose event loop is alive answers `pong`. */
   z.object({ type: z.literal('ping') }),
@@ -80,6 +100,10 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
   }),
 ]);
 export type ToWorker = z.infer<typeof ToWorkerSchema>;
+
+/** What a `tasks` message carries: tasks added or changed, and ids whose file went (deleted or now invalid). */
+export const TaskChangesSchema = z.object({ updated: z.array(SharedTaskSchema), removed: z.array(z.string()) });
+export type TaskChanges = z.infer<typeof TaskChangesSchema>;
 
 /** Worker → lead. */
 export const FromWorkerSchema = z.discriminatedUnion('type', [

@@ -14,7 +14,7 @@ import { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import { IpcModelClient } from './ipc-model.js';
 import { Teammate, type WorktreeGrant } from './teammate.js';
-import { FromWorkerSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type WorkerData } from './types.js';
+import { FromWorkerSchema, TaskChangesSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type TaskChanges, type WorkerData } from './types.js';
 
 const port = parentPort;
 if (!port) throw new Error('teammate/worker.ts must run in a worker thread');
@@ -56,7 +56,8 @@ async function main(): Promise<void> {
     const m = msg.data;
     if (m.type === 'wake') teammate.wake(m.reason === 'mail' ? 'mail' : 'task');
     else if (m.type === 'tasks') {
-      if (adoptChanges(tasks, m.updated, m.removed, teammate.name)) teammate.wake('task');
+      const changes = parseChanges(m.json);
+      if (changes && adoptChanges(tasks, changes.updated, changes.removed, teammate.name)) teammate.wake('task');
     } else if (m.type === 'stop') teammate.stop(m.reason);
     else if (m.type === 'ping') post({ type: 'pong' });
     else if (m.type === 'model_event' && model instanceof IpcModelClient) model.receive(m.callId, m.event as ModelStreamEvent);
@@ -68,6 +69,15 @@ async function main(): Promise<void> {
   await teammate.run();
   post({ type: 'stopped' });
   port!.close();
+}
+
+function parseChanges(json: string): TaskChanges | null {
+  try {
+    const parsed = TaskChangesSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Takes in the lead's changes; true when a task is now ready for `agent` (a dependant freed by one counts). */

@@ -3,6 +3,7 @@
  * configurable) in every folder from the project root down to the cwd,
  * outermost first, so the most specific instructions come last.
  */
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -20,7 +21,9 @@ export function foldersDownTo(root: string, cwd: string): string[] {
   return [root, ...parts.map((_, i) => join(root, ...parts.slice(0, i + 1)))];
 }
 
+/** Most candidates do not exist: asked without an exception (their stack traces cost more than the read). */
 async function readIfPresent(file: string): Promise<string | null> {
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return null;
   try {
     return await readFile(file, 'utf8');
   } catch {

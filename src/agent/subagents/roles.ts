@@ -3,6 +3,7 @@
  * files of `.claude/agents/`, then the embedding's roles (a later definition
  * of a name replaces an earlier one). A bad file is reported and left out.
  */
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -28,6 +29,7 @@ export interface LoadedRoles {
 
 async function roleFiles(projectRoot: string): Promise<{ file: string; text: string }[]> {
   const dir = join(projectRoot, '.claude', 'agents');
+  if (!existsSync(dir)) return []; // the usual case, without an exception
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
