@@ -7,23 +7,28 @@ import type { ModelClient, ModelRequest } from '../model/types.js';
  * events back. Abort requests from the worker abort the call here.
  */
 export class ModelHost {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, { controller: AbortController; owner: string }>();
 
   constructor(private readonly model: ModelClient) {}
 
-  call(worker: Pick<Worker, 'postMessage'>, callId: string, request: unknown): void {
+  call(worker: Pick<Worker, 'postMessage'>, callId: string, request: unknown, owner = ''): void {
     const controller = new AbortController();
-    this.running.set(callId, controller);
+    this.running.set(callId, { controller, owner });
     void this.pump(worker, callId, { ...(request as Omit<ModelRequest, 'signal'>), signal: controller.signal });
   }
 
   abort(callId: string): void {
-    this.running.get(callId)?.abort();
+    this.running.get(callId)?.controller.abort();
   }
 
-  /** Abort every call of a worker that died (its calls would never be read). */
+  /** Aborts every call of one teammate (its worker died: the answers would never be read). */
+  abortOwner(owner: string): void {
+    for (const c of this.running.values()) if (c.owner === owner) c.controller.abort();
+  }
+
+  /** Aborts every call (the team is stopping). */
   abortAll(): void {
-    for (const c of this.running.values()) c.abort();
+    for (const c of this.running.values()) c.controller.abort();
   }
 
   private async pump(worker: Pick<Worker, 'postMessage'>, callId: string, request: ModelRequest): Promise<void> {

@@ -3,15 +3,15 @@ import { createModelClient, ScriptedModel, type ScriptReport } from '../model/in
 import type { ModelClient } from '../model/types.js';
 import { ModelHost } from './model-host.js';
 
-export const isScripted = (spec: string): boolean => spec.startsWith('scripted:');
-
 /** The model a teammate runs: its own, else the team's (a `--model` override replaces both). */
 export const modelOf = (team: TeamConfig, t: TeammateConfig, override?: string): string => override ?? t.model ?? team.model;
 
 /**
- * The models the lead holds. A scripted model is shared by the whole team, so
- * the lead owns it and serves the teammates' calls over IPC; a real model is
- * built inside each worker (its HTTP calls run in parallel there).
+ * The models the lead holds: every teammate's model calls are served here
+ * over IPC. A scripted model is one script for the whole team; a real model
+ * is one SDK client per model for the whole team (one connection pool, one
+ * place where retries and fallbacks happen), and a teammate's thread never
+ * loads the SDK — it stays small (see bench/memory).
  */
 export class LeadModels {
   private readonly clients = new Map<string, ModelClient>();
@@ -50,9 +50,14 @@ export class LeadModels {
     return h;
   }
 
-  /** Whether teammates on `spec` call the model through the lead. */
-  viaLead(spec: string): boolean {
-    return isScripted(spec) || this.opts.record !== undefined;
+  /** Whether teammates on `spec` call the model through the lead: always (see the class comment). */
+  viaLead(_spec: string): boolean {
+    return true;
+  }
+
+  /** A teammate's worker died: its calls in flight would stream to no one (and cost tokens). */
+  abortCallsOf(teammate: string): void {
+    for (const h of this.hosts.values()) h.abortOwner(teammate);
   }
 
   /** Scripted models: unused steps and rules (a strict script must be used up). */
