@@ -6,11 +6,16 @@ import { MessageSchema } from '../types.js';
 import { withoutDelivery } from './inbox-file.js';
 
 /**
- * Appends delivered messages, one JSON line each, and fsyncs. A crash can
+ * Appends delivered messages, one JSON line each, and fsyncs (unless not
+ * `durable`: a routine report, history only). A crash can
  * leave a torn last line; the next append starts on a fresh line so only that
  * fragment is lost to parsing, never a later message.
  */
-export async function appendArchive(file: string, messages: readonly Message[]): Promise<void> {
+export async function appendArchive(
+  file: string,
+  messages: readonly Message[],
+  durable = true,
+): Promise<void> {
   if (!messages.length) return;
   await mkdir(dirname(file), { recursive: true });
   const handle = await open(file, 'a+');
@@ -18,7 +23,7 @@ export async function appendArchive(file: string, messages: readonly Message[]):
     const lead = (await endsWithNewline(handle)) ? '' : '\n';
     const lines = messages.map((m) => JSON.stringify(withoutDelivery(m))).join('\n');
     await handle.appendFile(`${lead}${lines}\n`);
-    await handle.sync();
+    if (durable) await handle.sync();
   } finally {
     await handle.close();
   }

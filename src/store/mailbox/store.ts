@@ -46,7 +46,8 @@ export class MailboxStore {
     if (!message.ok) return message;
     const archive = fileFor(this.paths.archive, message.value.to, '.jsonl');
     if (!archive.ok) return archive;
-    const done = await tryWithLock(archive.value, () => appendArchive(archive.value, [message.value]), this.options.lock);
+    // Not forced to disk: a report is history (the task file holds the outcome); delivered mail is.
+    const done = await tryWithLock(archive.value, () => appendArchive(archive.value, [message.value], false), this.options.lock);
     return done.ok ? message : { ok: false, error: done.error.message };
   }
 

@@ -30,10 +30,12 @@ export async function claimOne(
   if (!name.success) return refused(`owner: ${describeInputError(name.error)}`);
   const early = await takenElsewhere(ctx, id, owner, leaseMs);
   if (early) return early;
+  // Not forced to disk: a claim lost in a power cut leaves the task unclaimed, to be claimed again.
   return ctx.writer.change(
     id,
     async (fresh) => claimTask(fresh, owner, leaseMs, ctx.now(), await openBlockers(ctx, fresh)),
     lock,
+    false,
   );
 }
 

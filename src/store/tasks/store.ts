@@ -214,7 +214,8 @@ export class TaskStore {
   }
 
   async renewLease(id: string, owner: string, leaseMs: number): Promise<Outcome<Task>> {
-    return this.apply(id, (t) => life.renewTask(t, owner, leaseMs, this.now()));
+    // Not forced to disk (a lease lost in a power cut only ends sooner), like a claim.
+    return publicOutcome(await this.writer.change(id, (t) => life.renewTask(t, owner, leaseMs, this.now()), undefined, false));
   }
 
   async complete(id: string, owner: string, result: TaskResult | string): Promise<Outcome<Task>> {

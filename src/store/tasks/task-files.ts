@@ -12,6 +12,16 @@ export type TaskRead =
   | { kind: 'invalid'; problems: FileProblem[] }
   | { kind: 'ok'; task: Task; complete: boolean };
 
+export interface TaskWriteOptions {
+  unchanged?: FileStamp;
+  /**
+   * Default true. False for a change whose loss in a power cut loses nothing
+   * (a claim or a lease renewal: the task is simply not taken yet, and is
+   * claimed again); outcomes, notes and new tasks are always forced to disk.
+   */
+  durable?: boolean;
+}
+
 /** Enough of a file's stat to tell that it was replaced or rewritten. */
 export interface FileStamp {
   ino: number;
@@ -95,13 +105,15 @@ export class TaskFiles {
   /**
    * Writes the task atomically. With `unchanged`, only over the file as it was
    * when that stamp was taken (checked just before the rename): returns false,
-   * writing nothing, when someone changed it meanwhile.
+   * writing nothing, when someone changed it meanwhile. `durable: false`
+   * skips the fsyncs (see `TaskWriteOptions`).
    */
-  async write(task: Task, unchanged?: FileStamp): Promise<boolean> {
+  async write(task: Task, how: TaskWriteOptions = {}): Promise<boolean> {
     const file = this.fileOf(task.id);
     if (!file.ok) throw new Error(`refusing to write task with invalid id: ${file.error}`);
+    const { unchanged } = how;
     const onlyIf = unchanged && (async () => sameStamp(unchanged, await stampOf(file.value)));
-    return writeJson(file.value, task, { onlyIf });
+    return writeJson(file.value, task, { onlyIf, durable: how.durable });
   }
 
   /** Identity and size of the file now (null when it does not exist), to notice a change by anyone. */

@@ -32,8 +32,8 @@ export class TaskWriter {
     private readonly trackOwnWrites = false,
   ) {}
 
-  /** Lock, re-read, change, check, write, index. */
-  async change(id: string, change: TaskChange, lock?: LockOptions): Promise<TaskResultOf<Task>> {
+  /** Lock, re-read, change, check, write, index. `durable: false` for a claim or a lease renewal only. */
+  async change(id: string, change: TaskChange, lock?: LockOptions, durable = true): Promise<TaskResultOf<Task>> {
     return this.locked(
       id,
       async () => {
@@ -49,7 +49,7 @@ export class TaskWriter {
         if (!next.ok) return refused(next.error);
         const checked = checkChange(read.task, { ...next.value, updatedAt: this.now().toISOString() });
         if (!checked.ok) return refused(checked.error);
-        await this.files.write(checked.value);
+        await this.files.write(checked.value, { durable });
         this.noteWritten(checked.value);
         this.index.upsert(checked.value);
         return checked;
@@ -80,7 +80,7 @@ export class TaskWriter {
       const stamp = await this.files.stamp(seen.id);
       const fresh = await this.files.read(seen.id);
       if (fresh.kind !== 'ok' || stamp === null) return refused('changed while normalising');
-      if (!fresh.complete && !(await this.files.write(fresh.task, stamp))) return refused('dropped again');
+      if (!fresh.complete && !(await this.files.write(fresh.task, { unchanged: stamp }))) return refused('dropped again');
       this.noteWritten(fresh.task);
       return { ok: true, value: fresh.task };
     });
