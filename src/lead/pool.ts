@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads';
 import type { TeamConfig } from '../config/schema.js';
 import type { TeamEvent } from '../observe/types.js';
 import { FromWorkerSchema, type FromWorker, type TeammateState, type ToWorker, type WorkerData } from '../teammate/types.js';
+import { killProcessGroup } from '../tools/process-group.js';
 import { spawnWorker, teammateEntryUrl } from './spawn-worker.js';
 
 export interface PoolHandlers {
@@ -28,6 +29,8 @@ interface Member {
   restartTimer: NodeJS.Timeout | null;
   /** When the worker last said anything; null until its first message (it may still be loading). */
   lastSeen: number | null;
+  /** Process groups its commands started that may still run (killed when the worker dies). */
+  groups: number[];
 }
 
 export class TeammatePool {
@@ -138,6 +141,7 @@ export class TeammatePool {
       exited: new Promise<void>((r) => (markExited = r)),
       restartTimer: null,
       lastSeen: null,
+      groups: [],
     };
     this.members.set(name, member);
     let lastError = 'exited';
@@ -145,6 +149,7 @@ export class TeammatePool {
     worker.on('error', (err) => (lastError = err.stack ?? String(err)));
     worker.on('exit', (code) => {
       member.worker = null;
+      killLeftGroups(member);
       markExited();
       if (member.stopping) {
         member.state = 'stopped';
@@ -166,6 +171,7 @@ export class TeammatePool {
       member.task = msg.task;
     }
     if (msg.type === 'stopped') member.stopping = true;
+    if (msg.type === 'process_groups') return void (member.groups = msg.pgids);
     this.handlers.onMessage(member.name, msg, worker);
   }
 
@@ -180,4 +186,10 @@ export class TeammatePool {
       this.handlers.log({ type: 'teammate_restarted', agent: member.name, restarts: member.restarts + 1 });
     }, delay);
   }
+}
+
+/** A dead worker's commands would run on, orphaned (a terminated thread cleans nothing up): end them. */
+function killLeftGroups(member: Member): void {
+  for (const pgid of member.groups) void killProcessGroup(pgid, 500);
+  member.groups = [];
 }

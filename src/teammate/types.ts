@@ -113,6 +113,8 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('model_abort'), callId: z.string() }),
   z.object({ type: z.literal('worktree_request'), requestId: z.string(), taskId: z.string() }),
   z.object({ type: z.literal('stopped') }),
+  /** The process groups its commands started that may still run: the lead kills them if the worker dies. */
+  z.object({ type: z.literal('process_groups'), pgids: z.array(z.number().int().positive()) }),
   z.object({ type: z.literal('pong') }),
 ]);
 export type FromWorker = z.infer<typeof FromWorkerSchema>;

@@ -12,6 +12,7 @@ import { EventLog } from '../observe/event-log.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
+import { onLiveGroupsChange } from '../tools/live-groups.js';
 import { IpcModelClient } from './ipc-model.js';
 import { Teammate, type WorktreeGrant } from './teammate.js';
 import { FromWorkerSchema, TaskChangesSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type TaskChanges, type WorkerData } from './types.js';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   const model = await modelFor(data);
   const hooks = await loadHookSettings(data.repoRoot, data.team.hooks);
   for (const problem of hooks.problems) events.append({ type: 'notice', agent: data.teammate.name, message: `hooks: ${problem}` });
+  onLiveGroupsChange((pgids) => post({ type: 'process_groups', pgids }));
   const worktrees = new Map<string, (g: WorktreeGrant) => void>();
   const teammate = new Teammate({
     data,

@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Readable } from 'node:stream';
-import { killProcessGroup } from './process-group.js';
+import { groupEnded, groupStarted } from './live-groups.js';
+import { groupAlive, killProcessGroup } from './process-group.js';
 
 export interface GroupRun {
   file: string;
@@ -48,6 +49,7 @@ export function runProcessGroup(run: GroupRun): Promise<GroupExit> {
       detached: true,
       stdio: run.onFd3 === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
     });
+    if (child.pid !== undefined) groupStarted(child.pid);
     const limits = watchLimits(child.pid, run);
     pipeOutput(child, run);
     let done = false;
@@ -59,7 +61,12 @@ export function runProcessGroup(run: GroupRun): Promise<GroupExit> {
     child.on('error', (error) => finish({ exitCode: null, killedBy: null, spawnError: error.message }));
     child.on(
       'exit',
-      (exitCode, killedBy) => void afterExit(child, run).then(() => finish({ exitCode, killedBy })),
+      (exitCode, killedBy) =>
+        void afterExit(child, run).then(() => {
+          // Leftovers allowed to run (`killLeftovers: false`) stay tracked while the group lives.
+          if (child.pid !== undefined && (run.killLeftovers || !groupAlive(child.pid))) groupEnded(child.pid);
+          finish({ exitCode, killedBy });
+        }),
     );
   });
 }

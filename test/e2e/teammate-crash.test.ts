@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { Lead } from '../../src/lead/lead.js';
+import { processAlive } from '../../src/tools/process-group.js';
 import { makeTeamRepo, startLead, until, type TeamRepo } from './support/harness.js';
 
 let repo: TeamRepo;
@@ -11,9 +12,11 @@ afterEach(async () => {
   repo.cleanup();
 });
 
-it('a teammate killed mid-task: its task is reclaimed and completed by another', async () => {
-  // First attempt leaves a marker and hangs in bash; the retry sees the marker and finishes.
-  const command = 'if [ -f attempted ]; then echo second-attempt; else touch attempted; sleep 60; fi';
+it('a teammate killed mid-task: its running command is ended, its task reclaimed and completed by another', async () => {
+  // First attempt leaves a marker (with the pid of its shell, the leader of the command's process group) and
+  // hangs in bash; the retry sees the marker and finishes.
+  // (`$$$$`: the script's substitution turns `$$` into `$`, so the shell sees `$$`.)
+  const command = 'if [ -f attempted ]; then echo second-attempt; else echo $$$$ > attempted; sleep 60; fi';
   repo = makeTeamRepo({
     script: {
       rules: [
@@ -27,9 +30,14 @@ it('a teammate killed mid-task: its task is reclaimed and completed by another',
   const started = await startLead(repo);
   lead = started.lead;
   const l = lead;
-  await until(l, () => existsSync(join(repo.dir, 'attempted')), 30_000, 'the first attempt to start');
+  const marker = join(repo.dir, 'attempted');
+  await until(l, () => existsSync(marker) && readFileSync(marker, 'utf8').trim() !== '', 30_000, 'the first attempt to start');
+  const shell = Number(readFileSync(marker, 'utf8').trim());
+  expect(processAlive(shell)).toBe(true);
   const first = l.tasks.get('slow')!.owner!;
   await l.killTeammate(first);
+  // A terminated thread cleans nothing up; the lead ends the process group its command started.
+  await until(l, () => !processAlive(shell), 10_000, 'the dead teammate\'s command to be ended');
   await until(l, () => l.tasks.get('slow')?.status === 'completed', 60_000, 'the task to complete');
   const task = l.tasks.get('slow')!;
   expect(task.attempts).toBe(1);
