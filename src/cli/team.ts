@@ -170,7 +170,13 @@ async function stopTeammate(repoRoot: string, name: string, reason: string): Pro
 async function run(goal: string, options: StartOptions & { reviewPlan?: boolean }): Promise<void> {
   const repoRoot = resolveRepoDir(options);
   const began = Date.now();
+  const interrupt = new AbortController();
+  void untilSignal().then(() => {
+    printLine('\nteamd: stopping the team gracefully (unfinished tasks go back to the board)');
+    interrupt.abort();
+  });
   const result = await runGoal({
+    signal: interrupt.signal,
     repoRoot,
     goal,
     model: options.model,
@@ -182,7 +188,8 @@ async function run(goal: string, options: StartOptions & { reviewPlan?: boolean 
   if (!result.ok) fail(result.error);
   printLine('');
   printLine(formatSummary(result.summary));
-  if (result.summary.tasks.failed > 0) process.exitCode = 1;
+  if (result.summary.interrupted) process.exitCode = 130;
+  else if (result.summary.tasks.failed > 0) process.exitCode = 1;
 }
 
 /** The person reviews the plan: approve, edit the task files first, or reject. */

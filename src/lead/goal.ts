@@ -16,6 +16,12 @@ export interface GoalOptions extends LeadOptions {
   reviewPlan?: (plan: Task[]) => Promise<PlanVerdict>;
   /** Give up after this long (default: no limit). */
   timeoutMs?: number;
+  /**
+   * Aborted (Ctrl-C): the team stops gracefully — every teammate ends its
+   * current step, unfinished tasks go back to the board with a note — and the
+   * run returns its summary marked `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 const goalPrompt = (goal: string): string =>
@@ -48,13 +54,28 @@ export async function runGoal(opts: GoalOptions): Promise<{ ok: true; summary: R
       }
     }
     l.releaseTeammates();
-    await untilSettled(l, opts.timeoutMs);
+    const interrupted = await Promise.race([untilSettled(l, opts.timeoutMs).then(() => false), abortedBy(opts.signal)]);
+    if (interrupted) return { ok: true, summary: await interruptedSummary(l, started) };
     const summary = await summarise(l, started);
     l.log.append({ type: 'team_finished', completed: summary.tasks.completed, failed: summary.tasks.failed, cancelled: summary.tasks.cancelled });
     return { ok: true, summary };
   } finally {
     await l.stop('goal finished');
   }
+}
+
+function abortedBy(signal: AbortSignal | undefined): Promise<true> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(true);
+    signal?.addEventListener('abort', () => resolve(true), { once: true });
+  });
+}
+
+/** Stops the team gracefully, then reads every task file again: the teammates' releases are the last word. */
+async function interruptedSummary(lead: Lead, started: number): Promise<RunSummary> {
+  await lead.stop('interrupted');
+  await Promise.all(lead.tasks.list().map((t) => lead.tasks.refresh(t.id)));
+  return { ...(await summarise(lead, started)), interrupted: true };
 }
 
 /** Waits, on events, until every task is settled and no merge is pending. */

@@ -10,6 +10,8 @@ export interface RunSummary {
   totalCostUsd: number;
   /** Scripted models: what the script did not use, or calls it could not answer. */
   scripts: { spec: string; complete: boolean; problems: string[] }[];
+  /** The run was stopped (Ctrl-C) before every task settled; unfinished tasks went back to the board. */
+  interrupted?: boolean;
 }
 
 export async function summarise(lead: Lead, startedAt: number): Promise<RunSummary> {
@@ -42,9 +44,10 @@ export async function summarise(lead: Lead, startedAt: number): Promise<RunSumma
 }
 
 export function formatSummary(s: RunSummary): string {
-  const lines = [
-    `Finished in ${(s.durationMs / 1000).toFixed(1)} s: ${s.tasks.completed} completed, ${s.tasks.failed} failed, ${s.tasks.cancelled} cancelled.`,
-  ];
+  const counts = `${s.tasks.completed} completed, ${s.tasks.failed} failed, ${s.tasks.cancelled} cancelled`;
+  const lines = s.interrupted
+    ? [`Interrupted after ${(s.durationMs / 1000).toFixed(1)} s: ${counts}; ${s.tasks.pending + s.tasks.in_progress} back on the board for the next run.`]
+    : [`Finished in ${(s.durationMs / 1000).toFixed(1)} s: ${counts}.`];
   for (const f of s.failed) lines.push(`  failed ${f.id}: ${f.error}`);
   lines.push('Teammate      turns   tokens in  tokens out   cost USD');
   for (const t of s.teammates) {

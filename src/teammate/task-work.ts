@@ -31,15 +31,18 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
       parentId: task.id,
       onEvent: (e) => onRuntimeEvent(host, e, touched),
     });
-    if (interrupted) runtime.interrupt();
     host.desk.attach((text) => runtime?.enqueue(text));
+    // An interrupt with no run in progress would be lost: one that came before a run starts
+    // means no run (the task goes back to the board, as a stopped run's does).
+    const submit = (text: string): Promise<ResultEvent | null> =>
+      interrupted || !runtime ? Promise.resolve(null) : drain(runtime.submitMessage(text));
     try {
       const deps = task.blockedBy.map((id) => host.deps.tasks.get(id)).filter((t): t is Task => !!t);
-      let result = await drain(runtime.submitMessage(taskPrompt(task, deps)));
+      let result = await submit(taskPrompt(task, deps));
       for (let round = 0; result?.subtype === 'success' && round < MAX_HOOK_ROUNDS; round++) {
         const feedback = await completionHooks(host, task, result, cwd.path);
         if (!feedback) break;
-        result = await drain(runtime.submitMessage(feedback));
+        result = await submit(feedback);
       }
       await finishTask(host, task, result, { worktree: cwd.worktree, branch: cwd.branch, touched: [...touched] });
       await keepMemories(host, runtime);
