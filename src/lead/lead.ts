@@ -22,6 +22,7 @@ import { acquirePidLock } from './pid-lock.js';
 import { TeammatePool } from './pool.js';
 import { reclaimFrom, reconcileOnBoot } from './reconcile.js';
 import { resolveTeamConfig, type ConfigOverrides } from './team-config.js';
+import { ProcessGroups } from './process-groups.js';
 import { TaskShare } from './task-share.js';
 import { watchTeamFolders, type TeamWatcher, type WatchHit } from './watcher.js';
 
@@ -50,6 +51,7 @@ export class Lead {
   readonly models: LeadModels;
   private readonly oversight: Oversight;
   private readonly share: TaskShare;
+  private readonly processGroups: ProcessGroups;
 
   private constructor(
     readonly options: LeadOptions,
@@ -60,11 +62,13 @@ export class Lead {
   ) {
     this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
     this.share = new TaskShare(tasks, (msg) => this.pool.broadcast(msg));
+    this.processGroups = new ProcessGroups(options.repoRoot);
     this.models = new LeadModels({ repoRoot: options.repoRoot, team: config, record: options.record });
     this.pool = new TeammatePool((name, restarts) => this.workerData(name, restarts), {
       onMessage: (name, msg, worker) => this.onWorker(name, msg, worker),
       onCrash: (name) => this.onCrash(name),
       log: (e) => this.log.append(e),
+      onGroups: (name, pgids) => this.processGroups.set(name, pgids),
     });
     const log = (e: TeamEvent) => this.log.append(e);
     this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log: (e, at) => this.log.append(e, at) });
@@ -142,6 +146,9 @@ export class Lead {
     const leadSpec = this.config.lead.model ?? this.config.model;
     await this.models.prepare(this.config.lead.agent ? [...specs, leadSpec] : specs);
     await reconcileOnBoot({ tasks: this.tasks, mailbox: this.mailbox, config: this.config, log });
+    // Commands of a previous lead's teammates (it was killed outright, they ran on): ended first.
+    const ended = await this.processGroups.endLeftovers();
+    if (ended) log({ type: 'notice', message: `ended ${ended} process group(s) left running by the previous run's teammates` });
     await this.merges.start();
     this.watcher = await watchTeamFolders(this.options.repoRoot, (hit) => this.onHit(hit), (err) => log({ type: 'notice', message: `watcher: ${err.message}` }));
     if (!this.options.holdTeammates) this.pool.start(this.config);

@@ -16,6 +16,8 @@ export interface PoolHandlers {
   /** A worker died unexpectedly; called before it is restarted. */
   onCrash: (name: string, error: string) => Promise<void>;
   log: (e: TeamEvent) => void;
+  /** A worker's process groups changed (its current list; empty once it died and they were ended). */
+  onGroups?: (name: string, pgids: number[]) => void;
 }
 
 interface Member {
@@ -149,7 +151,10 @@ export class TeammatePool {
     worker.on('error', (err) => (lastError = err.stack ?? String(err)));
     worker.on('exit', (code) => {
       member.worker = null;
-      killLeftGroups(member);
+      if (member.groups.length) {
+        killLeftGroups(member);
+        this.handlers.onGroups?.(member.name, []);
+      }
       markExited();
       if (member.stopping) {
         member.state = 'stopped';
@@ -171,7 +176,10 @@ export class TeammatePool {
       member.task = msg.task;
     }
     if (msg.type === 'stopped') member.stopping = true;
-    if (msg.type === 'process_groups') return void (member.groups = msg.pgids);
+    if (msg.type === 'process_groups') {
+      member.groups = msg.pgids;
+      return this.handlers.onGroups?.(member.name, msg.pgids);
+    }
     this.handlers.onMessage(member.name, msg, worker);
   }
 
