@@ -70,18 +70,19 @@ async function handToMerge(host: TeammateHost, task: Task, summary: string, ctx:
   await tellLead(host, task, summary, { branch: ctx.branch, commit: committed.value.commit });
 }
 
-/** A routine report: recorded in the lead's mail history, never waiting in its inbox (it needs no answer). */
+/**
+ * A routine report: recorded in the lead's mail history, never waiting in its
+ * inbox (it needs no answer), and not logged as a message (the task's own
+ * events say the same).
+ */
 async function tellLead(host: TeammateHost, task: Task, summary: string, extra: Record<string, unknown>): Promise<void> {
-  const sent = await host.deps.mailbox.record({
+  await host.deps.mailbox.record({
     from: host.name,
     to: 'lead',
     type: 'task_completed',
     content: `Task ${task.id} (${task.subject}) done: ${summary}`,
     metadata: { task_id: task.id, ...extra },
   });
-  if (!sent.ok) return;
-  host.deps.log({ type: 'message_sent', id: sent.value.id, from: host.name, to: 'lead', messageType: 'task_completed' });
-  host.deps.log({ type: 'message_delivered', id: sent.value.id, to: 'lead' });
 }
 
 async function fail(host: TeammateHost, task: Task, error: string): Promise<void> {

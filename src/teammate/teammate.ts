@@ -99,8 +99,9 @@ export class Teammate implements TeammateHost {
 
   async setState(state: TeammateState, task: string | null, note?: string): Promise<void> {
     const before = this.status.state;
+    const beforeTask = this.status.current.task;
+    if (before === state && beforeTask === task && note === undefined) return; // nothing to tell, nothing to write
     if (!(await this.status.transition(state, task, note))) return;
-    if (before === state) return;
     this.deps.log({ type: 'teammate_state', agent: this.name, state, task });
     this.deps.onState(state, task);
   }
@@ -112,8 +113,7 @@ export class Teammate implements TeammateHost {
     if (batch.length === 0) return false;
     await this.setState('working', null);
     await this.runToEnd(answerMailWhileIdle(this, batch));
-    if (!this.stopping) await this.setState('idle', null);
-    return true;
+    return true; // idle again only when nothing else is waiting (see `idle`), not between two jobs
   }
 
   private async takeNextTask(): Promise<boolean> {
@@ -124,7 +124,6 @@ export class Teammate implements TeammateHost {
     await this.setState('working', task.id);
     this.idleReported = false;
     await this.runToEnd(workOnTask(this, task));
-    if (!this.stopping) await this.setState('idle', null);
     return true;
   }
 
@@ -143,6 +142,7 @@ export class Teammate implements TeammateHost {
       this.wakePending = false;
       return;
     }
+    await this.setState('idle', null);
     if (!this.idleReported) await this.reportIdle();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
@@ -161,10 +161,8 @@ export class Teammate implements TeammateHost {
   /** Tells the lead, once, that this teammate ran out of work (a routine report: recorded, not queued). */
   private async reportIdle(): Promise<void> {
     this.idleReported = true;
-    const sent = await this.deps.mailbox.record({ from: this.name, to: 'lead', type: 'idle_notification', content: `${this.name} is idle: no mail, no ready task.` });
-    if (!sent.ok) return;
-    this.deps.log({ type: 'message_sent', id: sent.value.id, from: this.name, to: 'lead', messageType: 'idle_notification' });
-    this.deps.log({ type: 'message_delivered', id: sent.value.id, to: 'lead' });
+    // No message events: the `teammate_state` event just logged says the same.
+    await this.deps.mailbox.record({ from: this.name, to: 'lead', type: 'idle_notification', content: `${this.name} is idle: no mail, no ready task.` });
   }
 
   private startHeartbeat(): void {
