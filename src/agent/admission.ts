@@ -78,11 +78,15 @@ export async function admit(call: ReadyCall, env: ToolCallEnv, signal: AbortSign
   const hook = await preToolUse(call, env, signal);
   if (hook && !hook.continue) env.requestStop(hook.stopReason ?? 'a PreToolUse hook stopped the run');
   if (hook?.blocked) {
-    return refuse(
-      call,
-      errors.hookBlockedError(call.tool.name, hook.reason ?? 'no reason given'),
-      'blocked by hook',
-    );
+    const reason = hook.reason ?? 'no reason given';
+    // A hook's block is a denial like the gate's: the result lists it with the rest.
+    env.recordDenial({
+      tool_name: call.tool.name,
+      tool_use_id: call.block.id,
+      tool_input: call.input,
+      message: `blocked by a PreToolUse hook: ${reason}`,
+    });
+    return refuse(call, errors.hookBlockedError(call.tool.name, reason), 'blocked by hook');
   }
   if (hook?.updatedInput === undefined) return askGate(call, env, call.input, hook, signal);
   const rewritten = revalidate(call, hook.updatedInput);

@@ -28,7 +28,7 @@ async function script(dir: string, name: string, body: string): Promise<string> 
 const hooksOf = (cwd: string, settings: HookSettings) => createHookRunner(settings, { cwd });
 
 describe.each(MODEL_KINDS)('hooks in the loop (%s)', (kind) => {
-  test('a PreToolUse script that exits 2 blocks the call and its stderr reaches the model', async () => {
+  test('a PreToolUse script that exits 2 blocks the call, its stderr reaches the model, the result lists the denial', async () => {
     await using dir = await tempDir();
     await writeFile(join(dir.path, 'important.txt'), 'keep me');
     const guard = await script(
@@ -56,6 +56,14 @@ describe.each(MODEL_KINDS)('hooks in the loop (%s)', (kind) => {
     const results = toolResults(runtime.messages);
     expect(results.get('t_rm')).toMatchObject({ is_error: true });
     expect(resultText(results.get('t_rm'))).toContain('deleting files is not allowed here');
+    expect(result.permission_denials).toEqual([
+      {
+        tool_name: 'bash',
+        tool_use_id: 't_rm',
+        tool_input: { command: 'rm important.txt' },
+        message: expect.stringContaining('deleting files is not allowed here'),
+      },
+    ]);
     expect(await readFile(join(dir.path, 'important.txt'), 'utf8')).toBe('keep me');
     const seen = (await readFile(join(dir.path, 'hook-input.jsonl'), 'utf8'))
       .trim()
