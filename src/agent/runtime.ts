@@ -5,7 +5,7 @@
  * feeds input in at the next tool-result boundary.
  */
 import { randomUUID } from 'node:crypto';
-import type { ContentBlock, ConversationMessage } from '../model/types.js';
+import type { ContentBlock, ConversationMessage, Usage } from '../model/types.js';
 import { builtinTools, createFileStateTracker, createToolContext } from '../tools/index.js';
 import { closeSessionTasks, setTaskNotifier } from '../tools/session-tasks.js';
 import type { AnyTool, ToolContext } from '../tools/types.js';
@@ -24,7 +24,7 @@ import type { AgentRuntimeOptions } from './options.js';
 import { buildRunContext } from './run-context.js';
 import { RunStats } from './run-stats.js';
 import { loadTranscript, sanitizeSessionName, TranscriptWriter } from './transcript.js';
-import type { AgentEvent } from './types.js';
+import type { AgentEvent, ResultEvent } from './types.js';
 
 const MISUSE = 'AgentRuntime.submitMessage';
 
@@ -40,6 +40,9 @@ export class AgentRuntime {
   private notices: string[] = [];
   private readonly stamp: StampEvent;
   private active: AbortController | null = null;
+  /** The stats of the run in progress (subagents add their spending to it). */
+  private stats: RunStats | null = null;
+  private readonly spentBetweenRuns: [string, Usage][] = [];
   private prepared: Promise<string | null> | null = null;
   private initSent = false;
   private transcript: TranscriptWriter | null = null;
@@ -134,6 +137,8 @@ export class AgentRuntime {
     const controller = new AbortController();
     this.active = controller;
     const stats = new RunStats(this.options.prices);
+    this.stats = stats;
+    for (const [model, usage] of this.spentBetweenRuns.splice(0)) stats.addUsage(model, usage);
     let resultSent = false;
     try {
       const problem = await (this.prepared ??= this.prepare());
@@ -148,7 +153,20 @@ export class AgentRuntime {
       if (!resultSent) yield this.publish(this.stamp(body));
     } finally {
       this.active = null;
+      this.stats = null;
       if (this.closed) this.transcript?.close();
+    }
+  }
+
+  /**
+   * A subagent's spending (its `result`'s usage per model) belongs to this
+   * agent's run: the run that is going, else the next one (a background
+   * subagent may end between runs). So budgets and `teamd cost` see it.
+   */
+  private addSubagentSpending(result: ResultEvent): void {
+    for (const [model, usage] of Object.entries(result.usage)) {
+      if (this.stats) this.stats.addUsage(model, usage);
+      else this.spentBetweenRuns.push([model, usage]);
     }
   }
 
@@ -202,6 +220,7 @@ export class AgentRuntime {
       session: this.toolContext.session,
       tools: () => this.tools,
       createRuntime: (options) => new AgentRuntime(options),
+      addSubagentSpending: (result) => this.addSubagentSpending(result),
     });
     const extras = await this.extras;
     const taken = new Set(this.tools.map((t) => t.name));

@@ -108,7 +108,8 @@ function onRuntimeEvent(host: TeammateHost, e: AgentEvent, touched: Set<string>)
         }
       }
     }
-  } else if (e.type === 'result') {
+  } else if (e.type === 'result' && e.depth === 0) {
+    // Only the task's own run: a subagent's spending is already inside it (depth 1 results pass by here too).
     const usage = Object.values(e.usage).reduce(
       (a, u) => ({
         input_tokens: a.input_tokens + u.input_tokens,

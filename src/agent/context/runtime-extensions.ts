@@ -13,6 +13,7 @@ import type { McpToolSet } from '../mcp/types.js';
 import { memorySearchTool, memoryWriteTool } from '../memory/tools.js';
 import type { AgentRuntimeOptions } from '../options.js';
 import type { SubagentRuntime } from '../subagents/host.js';
+import type { ResultEvent } from '../types.js';
 import { defaultModelFor } from '../subagents/model-choice.js';
 import { loadRoles } from '../subagents/roles.js';
 import { createTaskTool } from '../subagents/task-tool.js';
@@ -36,6 +37,8 @@ export interface ExtrasInput {
   /** The runtime's tools once the extras are in (a subagent picks from them). */
   tools: () => AnyTool[];
   createRuntime: (options: AgentRuntimeOptions) => SubagentRuntime;
+  /** A subagent run ended: its spending goes into the owning runtime's run. */
+  addSubagentSpending: (result: ResultEvent) => void;
 }
 
 export const memoryDirOf = (options: AgentRuntimeOptions, roots: ProjectRoots): string =>
@@ -64,6 +67,7 @@ async function taskTool(input: ExtrasInput): Promise<{ tool: AnyTool | null; pro
     parent: options,
     parentSessionId: input.sessionId,
     tools: input.tools,
+    addSpending: input.addSubagentSpending,
     roles,
     maxTurns: sub.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS,
     modelFor: (model) =>

@@ -7,7 +7,7 @@ import type { ConversationMessage, ModelClient } from '../../model/types.js';
 import type { AnyTool } from '../../tools/types.js';
 import type { McpToolSet } from '../mcp/types.js';
 import type { AgentRuntimeOptions } from '../options.js';
-import type { AgentEvent } from '../types.js';
+import type { AgentEvent, ResultEvent } from '../types.js';
 import type { SubagentRole } from './types.js';
 
 /** The part of an AgentRuntime a subagent run uses. */
@@ -30,4 +30,6 @@ export interface SubagentHost {
   /** Starts the named MCP servers for one subagent (the caller closes them). */
   startMcp: (servers: string[]) => Promise<McpToolSet>;
   createRuntime: (options: AgentRuntimeOptions) => SubagentRuntime;
+  /** Adds a finished subagent's spending (its result's usage) to the parent's run. */
+  addSpending: (result: ResultEvent) => void;
 }

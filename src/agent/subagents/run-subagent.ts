@@ -134,7 +134,9 @@ export async function runSubagent(host: SubagentHost, call: SubagentCall): Promi
   let runtime: SubagentRuntime | null = null;
   try {
     runtime = host.createRuntime(await optionsFor(host, call, toolsFor(host, call.role, mcp)));
-    return outcomeOf(await play(runtime, call.prompt, call.signal), notes);
+    const result = await play(runtime, call.prompt, call.signal);
+    if (result) host.addSpending(result); // what the subagent spent is the parent's spending too
+    return outcomeOf(result, notes);
   } finally {
     await runtime?.close();
     await mcp?.close();

@@ -85,7 +85,13 @@ describe.each(MODEL_KINDS)('the task tool (%s)', (kind) => {
     expect(inner.every((e) => e.parent_id === 'toolu_task')).toBe(true);
     const init = inner.find((e) => e.type === 'system' && e.subtype === 'init');
     expect(init && 'tools' in init ? init.tools : []).toEqual(['read', 'grep']);
-    expect(inner.find((e): e is ResultEvent => e.type === 'result')).toMatchObject({ subtype: 'success' });
+    const sub = inner.find((e): e is ResultEvent => e.type === 'result')!;
+    expect(sub).toMatchObject({ subtype: 'success' });
+    // What the subagent spent is in the parent's result (so budgets and `teamd cost` see it).
+    const out = (usage: ResultEvent['usage']) => Object.values(usage).reduce((n, u) => n + u.output_tokens, 0);
+    const own = byDepth(events, 0).reduce((n, e) => n + (e.type === 'assistant' ? e.usage.output_tokens : 0), 0);
+    expect(out(sub.usage)).toBeGreaterThan(0);
+    expect(out(result.usage)).toBe(own + out(sub.usage));
 
     const start = JSON.parse(await readFile(join(dir.path, 'start.json'), 'utf8'));
     expect(start).toMatchObject({
