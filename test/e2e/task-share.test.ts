@@ -5,28 +5,21 @@
  * queue — must reach an idle teammate at once: the idle re-check is set to
  * ten minutes here, so a missed wake fails the test.
  */
-import { afterEach, expect, it } from 'vitest';
-import type { Lead } from '../../src/lead/lead.js';
-import { genericTaskScript, makeTeamRepo, startLead, type TeamRepo } from './support/harness.js';
+import { expect, it } from 'vitest';
+import { genericTaskScript, makeTeamRepo, startLead, teamPerTest } from './support/harness.js';
 
-let repo: TeamRepo | undefined;
-let lead: Lead | undefined;
-afterEach(async () => {
-  await lead?.stop('test over');
-  lead = undefined;
-  repo?.cleanup();
-});
+const team = teamPerTest();
 
 it.each([
   ['a teammate (worktrees off)', 'off'],
   ["the lead's merge queue (worktrees per task)", 'per-task'],
 ])('a task freed by a completion written by %s reaches the idle teammate without a re-check', async (_who, mode) => {
-  const r = (repo = makeTeamRepo({
+  const r = team.repo(makeTeamRepo({
     script: genericTaskScript(),
     config: { teammates: [{ name: 'ann' }, { name: 'bob' }], worktrees: { mode } },
   }));
   const started = await startLead(r, { idleRecheckMs: 600_000 });
-  const l = (lead = started.lead);
+  const l = team.lead(started.lead);
   r.writeTask('a', { subject: 'make a' });
   r.writeTask('b', { subject: 'make b', blockedBy: ['a'] });
   r.writeTask('c', { subject: 'make c', blockedBy: ['b'] });

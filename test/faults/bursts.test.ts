@@ -9,19 +9,12 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import type { Lead } from '../../src/lead/lead.js';
+import { expect, it } from 'vitest';
 import { MailboxStore } from '../../src/store/mailbox/index.js';
 import { TaskSchema } from '../../src/store/types.js';
-import { makeTeamRepo, startLead, until, type TeamRepo } from '../e2e/support/harness.js';
+import { makeTeamRepo, startLead, until, teamPerTest } from '../e2e/support/harness.js';
 
-let repo: TeamRepo | undefined;
-let lead: Lead | undefined;
-afterEach(async () => {
-  await lead?.stop('test over');
-  lead = undefined;
-  repo?.cleanup();
-});
+const team = teamPerTest();
 
 /** A complete task file, renamed into place (a partial one would be normalised: a write of the lead's own). */
 function writeTaskFile(dir: string, id: string, subject: string): void {
@@ -34,11 +27,11 @@ function writeTaskFile(dir: string, id: string, subject: string): void {
 }
 
 it('the lead ends at the last of several writes of a task file made within 50 ms', async () => {
-  const r = (repo = makeTeamRepo({
+  const r = team.repo(makeTeamRepo({
     script: { rules: [] },
     config: { teammates: [], worktrees: { mode: 'off' } },
   }));
-  const l = (lead = (await startLead(r)).lead);
+  const l = team.lead((await startLead(r)).lead);
   writeTaskFile(r.dir, 'w', 'version 0');
   await until(l, () => l.tasks.get('w')?.subject === 'version 0', 10_000, 'the first version');
   for (let v = 1; v <= 3; v++) {
@@ -49,7 +42,7 @@ it('the lead ends at the last of several writes of a task file made within 50 ms
 }, 30_000);
 
 it('a message sent right after the previous one was acknowledged reaches the idle teammate without waiting for its idle re-check', async () => {
-  const r = (repo = makeTeamRepo({
+  const r = team.repo(makeTeamRepo({
     script: {
       rules: [
         {
@@ -62,7 +55,7 @@ it('a message sent right after the previous one was acknowledged reaches the idl
     config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'off' } },
   }));
   const started = await startLead(r, { idleRecheckMs: 60_000 }); // a missed wake would cost a minute
-  const l = (lead = started.lead);
+  const l = team.lead(started.lead);
   await until(l, () => l.pool.stateOf('ann')?.state === 'idle', 60_000, 'ann to be idle');
   const mailbox = new MailboxStore(r.dir);
   for (let i = 0; i < 5; i++) {

@@ -5,20 +5,14 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Lead } from '../../src/lead/lead.js';
 import { queuedFor } from '../../src/store/lock.js';
 import type { Task } from '../../src/store/types.js';
-import { makeTeamRepo, startLead, until, type TeamRepo } from '../e2e/support/harness.js';
+import { makeTeamRepo, startLead, until, teamPerTest, type TeamRepo } from '../e2e/support/harness.js';
 import { tasksOnDisk } from './support/files.js';
 
-let repo: TeamRepo | undefined;
-let lead: Lead | undefined;
-afterEach(async () => {
-  await lead?.stop('test over');
-  lead = undefined;
-  repo?.cleanup();
-});
+const team = teamPerTest();
 
 const drop = (dir: string, id: string, subject: string): void => {
   writeFileSync(join(dir, '.tasks', `.${id}.drop`), JSON.stringify({ subject }));
@@ -26,8 +20,8 @@ const drop = (dir: string, id: string, subject: string): void => {
 };
 
 const leadWithoutTeammates = async (): Promise<{ r: TeamRepo; l: Lead }> => {
-  const r = (repo = makeTeamRepo({ script: { rules: [] }, config: { teammates: [], worktrees: { mode: 'off' } } }));
-  const l = (lead = (await startLead(r)).lead);
+  const r = team.repo(makeTeamRepo({ script: { rules: [] }, config: { teammates: [], worktrees: { mode: 'off' } } }));
+  const l = team.lead((await startLead(r)).lead);
   return { r, l };
 };
 

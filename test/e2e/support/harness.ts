@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { Lead, type LeadOptions } from '../../../src/lead/lead.js';
 import type { LoggedEvent } from '../../../src/observe/types.js';
 import type { ScriptInput } from '../../../src/model/scripted/schema.js';
@@ -84,4 +85,21 @@ export function genericTaskScript(extra: ScriptInput['rules'] = []): ScriptInput
       { name: 'mail', conversation: 'You have new messages', times: 'always', content: [{ type: 'text', text: 'Noted.' }] },
     ],
   };
+}
+
+/**
+ * One repository and one lead per test: registers an `afterEach` that stops
+ * the lead and removes the repository, and returns the setters a test hands
+ * them to (`const r = team.repo(makeTeamRepo(…))`).
+ */
+export function teamPerTest(): { repo: (r: TeamRepo) => TeamRepo; lead: (l: Lead) => Lead } {
+  let repo: TeamRepo | undefined;
+  let lead: Lead | undefined;
+  afterEach(async () => {
+    await lead?.stop('test over');
+    lead = undefined;
+    repo?.cleanup();
+    repo = undefined;
+  });
+  return { repo: (r) => (repo = r), lead: (l) => (lead = l) };
 }
