@@ -6,8 +6,8 @@
  * into one file. The file is appended to; `RecordingModel.startFile` empties it.
  */
 import { existsSync } from 'node:fs';
-import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../store/atomic.js';
+import { withLock } from '../store/lock.js';
 import { factsOf } from './scripted/conversation.js';
 import { loadScript } from './scripted/load.js';
 import type { Script, ScriptBlock, ScriptStep } from './scripted/schema.js';
@@ -74,14 +74,15 @@ export class RecordingModel implements ModelClient {
   async #save(step: ScriptStep, model: string): Promise<void> {
     const { file } = this.options;
     try {
-      const release = await lockfile.lock(file, LOCK_OPTIONS);
-      try {
-        const script = await this.#current(file, model);
-        script.steps.push(step);
-        await writeFileAtomic(file, JSON.stringify(script, null, 2) + '\n');
-      } finally {
-        await release();
-      }
+      await withLock(
+        file,
+        async () => {
+          const script = await this.#current(file, model);
+          script.steps.push(step);
+          await writeFileAtomic(file, JSON.stringify(script, null, 2) + '\n');
+        },
+        LOCK_OPTIONS,
+      );
     } catch (err) {
       this.errors.push(`${file}: could not record a step: ${(err as Error).message}`);
     }
@@ -96,9 +97,8 @@ export class RecordingModel implements ModelClient {
 }
 
 const LOCK_OPTIONS = {
-  realpath: false,
-  retries: { retries: 100, minTimeout: 5, maxTimeout: 100, randomize: true },
-  onCompromised: () => undefined, // a stale lock taken over: the next write re-reads the file anyway
+  // A stale lock taken over: the next write re-reads the file anyway.
+  onCompromised: () => undefined,
 };
 
 function scriptBlockOf(block: ContentBlock): ScriptBlock[] {

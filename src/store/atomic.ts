@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isMainThread, threadId } from 'node:worker_threads';
 
 /**
  * Writes `data` to `file` so that a reader sees the old or the new content,
@@ -22,34 +23,99 @@ export interface AtomicWriteOptions {
   durable?: boolean;
 }
 
+let written = 0;
+
 /** Returns false when `onlyIf` abandoned the write. */
 export async function writeFileAtomic(
   file: string,
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<boolean> {
+  const durable = options.durable !== false;
+  const io = inline(durable) ? INLINE : POOLED;
   const dir = dirname(file);
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${threadId}.${(written++).toString(36)}.tmp`);
   try {
+    await io.writeTemp(tmp, data, durable);
+    if (options.onlyIf && !(await options.onlyIf())) {
+      rmSync(tmp, { force: true });
+      return false;
+    }
+    await io.rename(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  if (durable) await io.syncDir(dir);
+  return true;
+}
+
+/**
+ * Whether to do the file operations inline (synchronously). Each is one small
+ * syscall, and a round trip through libuv's thread pool costs more than that.
+ * Only the main thread's fsyncs go to the pool: they can take milliseconds,
+ * and the lead's event loop serves the whole team. A worker thread blocks
+ * only itself.
+ */
+const inline = (durable: boolean): boolean => !isMainThread || !durable;
+
+interface FileOps {
+  writeTemp(tmp: string, data: string | Uint8Array, durable: boolean): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  syncDir(dir: string): Promise<void>;
+}
+
+const INLINE: FileOps = {
+  async writeTemp(tmp, data, durable) {
+    const fd = openCreatingFolderSync(tmp);
+    try {
+      writeFileSync(fd, data);
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  },
+  async rename(from, to) {
+    renameSync(from, to);
+  },
+  async syncDir(dir) {
+    try {
+      const fd = openSync(dir, 'r');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // Some file systems refuse fsync on a directory; the rename is still atomic.
+    }
+  },
+};
+
+const POOLED: FileOps = {
+  async writeTemp(tmp, data, durable) {
     const handle = await openCreatingFolder(tmp);
     try {
       await handle.writeFile(data);
-      if (options.durable !== false) await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
-    if (options.onlyIf && !(await options.onlyIf())) {
-      await rm(tmp, { force: true });
-      return false;
+  },
+  rename,
+  async syncDir(dir) {
+    try {
+      const handle = await open(dir, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // Some file systems refuse fsync on a directory; the rename is still atomic.
     }
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-  if (options.durable !== false) await syncDir(dir);
-  return true;
-}
+  },
+};
 
 /** Opens a new file for writing; the folder is created only when missing (a syscall spared on every write). */
 async function openCreatingFolder(file: string): Promise<FileHandle> {
@@ -62,15 +128,13 @@ async function openCreatingFolder(file: string): Promise<FileHandle> {
   }
 }
 
-async function syncDir(dir: string): Promise<void> {
+function openCreatingFolderSync(file: string): number {
   try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename is still atomic.
+    return openSync(file, 'w');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dirname(file), { recursive: true });
+    return openSync(file, 'w');
   }
 }
+

@@ -1,11 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { basename, dirname, join } from 'node:path';
-import { lock } from 'proper-lockfile';
+import { release, tryAcquire, type HeldLock } from './lock-dir.js';
 import type { Outcome } from './types.js';
 
 export interface LockOptions {
-  /** A lock whose holder stopped refreshing it for this long is taken over (proper-lockfile's floor is 2000). */
+  /** A lock whose holder stopped refreshing it for this long is taken over. */
   staleMs?: number;
   /** How many times to retry a held lock (short jittered waits, about 3 ms each) before giving up. */
   retries?: number;
@@ -81,38 +80,26 @@ export const queuedFor = (file: string): number => queueDepth.get(file) ?? 0;
 
 async function withProcessLock<T>(file: string, fn: () => Promise<T>, opts: LockOptions): Promise<T> {
   const report = opts.onCompromised ?? recordIncident;
-  const onCompromised = (err: Error): void => report(incidentOf(file, err));
-  const release = await acquire(file, opts, onCompromised);
+  const lock = await acquire(file, opts, (err) => report(incidentOf(file, err)));
   try {
     return await fn();
   } finally {
-    await release().catch(onCompromised);
+    try {
+      release(lock);
+    } catch (err) {
+      report(incidentOf(file, err as Error));
+    }
   }
 }
 
-async function acquire(
-  file: string,
-  opts: LockOptions,
-  onCompromised: (err: Error) => void,
-): Promise<() => Promise<void>> {
+async function acquire(file: string, opts: LockOptions, onCompromised: (err: Error) => void): Promise<HeldLock> {
   const retries = opts.retries ?? DEFAULTS.retries;
+  const path = lockPathFor(file);
   for (let attempt = 0; ; attempt++) {
-    try {
-      // Retried here, not by proper-lockfile: it would retry every error (a missing folder, EACCES) as if busy.
-      return await lock(file, {
-        realpath: false,
-        lockfilePath: lockPathFor(file),
-        stale: opts.staleMs ?? DEFAULTS.staleMs,
-        onCompromised,
-      });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      // The folder does not exist yet: create it (only then, to spare a syscall on every lock) and try again.
-      if (code === 'ENOENT' && attempt === 0) await mkdir(dirname(file), { recursive: true });
-      else if (code !== 'ELOCKED') throw err;
-      else if (attempt >= retries) throw new LockBusyError(file);
-      else await delay(retryDelayMs(attempt));
-    }
+    const tried = tryAcquire(path, opts.staleMs ?? DEFAULTS.staleMs, onCompromised);
+    if ('taken' in tried) return tried.taken;
+    if (attempt >= retries) throw new LockBusyError(file);
+    await delay(retryDelayMs(attempt));
   }
 }
 

@@ -63,4 +63,35 @@ describe('withLock', () => {
     expect(result).toBe('finished');
     expect(incidents[0]).toMatchObject({ file });
   });
+
+  it('takes over a lock whose holder stopped refreshing it (staleMs ago)', async () => {
+    const file = join(repo.root, 'x.json');
+    const { mkdir, utimes } = await import('node:fs/promises');
+    await mkdir(lockPathFor(file)); // left by a process that died
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lockPathFor(file), old, old);
+    expect(await withLock(file, async () => 'taken over', { retries: 0 })).toBe('taken over');
+    expect(existsSync(lockPathFor(file))).toBe(false);
+    expect(existsSync(`${lockPathFor(file)}.takeover`)).toBe(false);
+  });
+
+  it('never removes a lock another holder took over while this one held it', async () => {
+    const file = join(repo.root, 'x.json');
+    const incidents: LockIncident[] = [];
+    const { mkdir, rmdir, utimes } = await import('node:fs/promises');
+    await withLock(
+      file,
+      async () => {
+        await rmdir(lockPathFor(file)); // taken over, and now held (and refreshed) by another holder
+        await mkdir(lockPathFor(file));
+        const later = new Date(Date.now() + 5_000);
+        await utimes(lockPathFor(file), later, later);
+      },
+      { onCompromised: (i) => incidents.push(i) },
+    );
+    expect(existsSync(lockPathFor(file))).toBe(true); // the other holder's lock is still there
+    expect(incidents).toHaveLength(1);
+    expect(incidents[0]?.message).toContain('taken over');
+  });
 });
+
