@@ -1,7 +1,8 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isMainThread, threadId } from 'node:worker_threads';
+import { threadId } from 'node:worker_threads';
+import { runsInline } from './inline-io.js';
 
 /**
  * Writes `data` to `file` so that a reader sees the old or the new content,
@@ -32,7 +33,7 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<boolean> {
   const durable = options.durable !== false;
-  const io = inline(durable) ? INLINE : POOLED;
+  const io = runsInline(durable) ? INLINE : POOLED;
   const dir = dirname(file);
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${threadId}.${(written++).toString(36)}.tmp`);
   try {
@@ -49,15 +50,6 @@ export async function writeFileAtomic(
   if (durable) await io.syncDir(dir);
   return true;
 }
-
-/**
- * Whether to do the file operations inline (synchronously). Each is one small
- * syscall, and a round trip through libuv's thread pool costs more than that.
- * Only the main thread's fsyncs go to the pool: they can take milliseconds,
- * and the lead's event loop serves the whole team. A worker thread blocks
- * only itself.
- */
-const inline = (durable: boolean): boolean => !isMainThread || !durable;
 
 interface FileOps {
   writeTemp(tmp: string, data: string | Uint8Array, durable: boolean): Promise<void>;

@@ -7,12 +7,23 @@ import { AgentStatusSchema, canTransition, type AgentStatus, type TeammateState 
 export const agentsStateDir = (repoRoot: string): string => join(repoRoot, '.team', 'state', 'agents');
 
 /**
+ * Changes closer together than this are written as one: a teammate running
+ * one-turn tasks changes state many times a second, and the file is a
+ * snapshot for observers (the lead learns each change by message at once).
+ */
+const COALESCE_MS = 200;
+const FINAL: ReadonlySet<TeammateState> = new Set(['stopping', 'stopped', 'dead']);
+
+/**
  * A teammate's status file: state, task, heartbeat, turns, tokens, cost.
- * Written atomically on every change and on every heartbeat, so `teamd status`
- * can tell idle (fresh heartbeat, no task) from working from dead (stale).
+ * Written atomically on a change (at most every 200 ms; a stop at once) and
+ * on every heartbeat, so `teamd status` can tell idle (fresh heartbeat, no
+ * task) from working from dead (stale).
  */
 export class StatusFile {
   private status: AgentStatus;
+  private lastWrite = 0;
+  private pending: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repoRoot: string,
@@ -46,8 +57,17 @@ export class StatusFile {
   async transition(state: TeammateState, task: string | null, note?: string): Promise<boolean> {
     if (!canTransition(this.status.state, state)) return false;
     this.status = { ...this.status, state, task, note };
-    await this.write();
+    await this.changed();
     return true;
+  }
+
+  private async changed(): Promise<void> {
+    if (FINAL.has(this.status.state)) return this.write();
+    if (this.pending) return; // the write already scheduled carries this change
+    const wait = this.lastWrite + COALESCE_MS - Date.now();
+    if (wait <= 0) return this.write();
+    this.pending = setTimeout(() => void this.write(), wait);
+    this.pending.unref();
   }
 
   addUsage(turns: number, usage: Usage, costUsd: number): void {
@@ -67,6 +87,9 @@ export class StatusFile {
   }
 
   private async write(): Promise<void> {
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    this.lastWrite = Date.now();
     this.status.heartbeat = new Date().toISOString();
     try {
       await writeFileAtomic(join(agentsStateDir(this.repoRoot), `${this.status.name}.json`), JSON.stringify(this.status, null, 2), { durable: false });

@@ -1,29 +1,58 @@
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { runsInline } from '../inline-io.js';
 import { problemsFromZod } from '../problems.js';
 import type { FileProblem, Message } from '../types.js';
 import { MessageSchema } from '../types.js';
 import { withoutDelivery } from './inbox-file.js';
 
 /**
- * Appends delivered messages, one JSON line each, and fsyncs (unless not
- * `durable`: a routine report, history only). A crash can
- * leave a torn last line; the next append starts on a fresh line so only that
- * fragment is lost to parsing, never a later message.
+ * Appends delivered messages, one JSON line each, in one write to a file
+ * opened for appending, and fsyncs (unless not `durable`: a routine report,
+ * history only). No lock: on a local file system one O_APPEND write is never
+ * interleaved with another. A crash can leave a torn last line; the next
+ * append starts on a fresh line so only that fragment is lost to parsing,
+ * never a later message (two appenders that both saw the fragment leave a
+ * blank line, which readers skip).
  */
-export async function appendArchive(
-  file: string,
-  messages: readonly Message[],
-  durable = true,
-): Promise<void> {
+export async function appendArchive(file: string, messages: readonly Message[], durable = true): Promise<void> {
   if (!messages.length) return;
+  const lines = messages.map((m) => JSON.stringify(withoutDelivery(m))).join('\n');
+  if (runsInline(durable)) appendInline(file, lines, durable);
+  else await appendPooled(file, lines);
+}
+
+function appendInline(file: string, lines: string, durable: boolean): void {
+  const fd = openForAppendSync(file);
+  try {
+    const { size } = fstatSync(fd);
+    const last = Buffer.alloc(1);
+    const lead = size === 0 || (readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a) ? '' : '\n';
+    writeSync(fd, `${lead}${lines}\n`);
+    if (durable) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openForAppendSync(file: string): number {
+  try {
+    return openSync(file, 'a+');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dirname(file), { recursive: true });
+    return openSync(file, 'a+');
+  }
+}
+
+async function appendPooled(file: string, lines: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const handle = await open(file, 'a+');
   try {
     const lead = (await endsWithNewline(handle)) ? '' : '\n';
-    const lines = messages.map((m) => JSON.stringify(withoutDelivery(m))).join('\n');
     await handle.appendFile(`${lead}${lines}\n`);
-    if (durable) await handle.sync();
+    await handle.sync();
   } finally {
     await handle.close();
   }

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { listStems } from '../folder.js';
 import { newId } from '../ids.js';
-import { tryWithLock, withLock } from '../lock.js';
+import { tryWithLock } from '../lock.js';
 import { fileFor, invalidIdReason, teamPaths, type TeamPaths } from '../paths.js';
 import { describeInputError, formatProblem } from '../problems.js';
 import type { FileProblem, Message, Outcome } from '../types.js';
@@ -37,9 +37,9 @@ export class MailboxStore {
 
   /**
    * A message that needs no answer and no delivery (a routine report), put
-   * straight into the recipient's archive as delivered: once, durable, in
+   * straight into the recipient's archive as delivered: once, in
    * `history`, and without the inbox lock that every sender to that agent
-   * and the agent itself contend for.
+   * and the agent itself contend for (an archive append needs no lock).
    */
   async record(input: SendInput): Promise<Outcome<Message>> {
     const message = this.compose(input);
@@ -47,8 +47,12 @@ export class MailboxStore {
     const archive = fileFor(this.paths.archive, message.value.to, '.jsonl');
     if (!archive.ok) return archive;
     // Not forced to disk: a report is history (the task file holds the outcome); delivered mail is.
-    const done = await tryWithLock(archive.value, () => appendArchive(archive.value, [message.value], false), this.options.lock);
-    return done.ok ? message : { ok: false, error: done.error.message };
+    try {
+      await appendArchive(archive.value, [message.value], false);
+      return message;
+    } catch (err) {
+      return { ok: false, error: `${archive.value}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    }
   }
 
   private compose(input: SendInput): Outcome<Message> {
@@ -106,8 +110,7 @@ export class MailboxStore {
       const acked = messages.filter((m) => wanted.has(m.id));
       if (!acked.length) return { value: [] };
       // Archive first: a crash in between leaves the batch in both places (a duplicate line), never in neither.
-      // The archive's own lock too: `record` appends to it without the inbox lock.
-      await withLock(archive.value, () => appendArchive(archive.value, acked), this.options.lock);
+      await appendArchive(archive.value, acked);
       return { messages: messages.filter((m) => !wanted.has(m.id)), value: acked };
     });
   }
