@@ -9,7 +9,7 @@ import { printLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
 /** What git should never see: worktrees and the daemon's runtime state. */
-const IGNORED = ['.worktrees/', '.team/state/'];
+const IGNORED = ['.worktrees/', '.team/state/', '.locks/'];
 
 export function registerInitCommand(program: Command): void {
   addDirOption(

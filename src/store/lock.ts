@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { basename, dirname, join } from 'node:path';
-import { release, tryAcquire, type HeldLock } from './lock-dir.js';
+import { lockEntryFor, release, tryAcquire, type HeldLock } from './lock-link.js';
 import type { Outcome } from './types.js';
 
 export interface LockOptions {
@@ -38,8 +37,8 @@ const queueDepth = new Map<string, number>();
 /** Lost or unreleasable locks seen by this process, newest last (at most 100). */
 export const lockIncidents = (): readonly LockIncident[] => incidents;
 
-/** The lock of `file` is the hidden directory `.<name>.lock` beside it, so listings stay clean. */
-export const lockPathFor = (file: string): string => join(dirname(file), `.${basename(file)}.lock`);
+/** The lock of `dir/x.json` is the entry `dir/.locks/x.json` (a hidden folder, so listings stay clean). */
+export const lockPathFor = lockEntryFor;
 
 /**
  * Runs `fn` holding the cross-process lock of `file` (which need not exist).

@@ -39,7 +39,7 @@ describe('teamd init', () => {
     const config = JSON.parse(await readFile(join(repo.root, '.team', 'config.json'), 'utf8'));
     expect(config.teammates.map((t: { name: string }) => t.name)).toEqual(['worker-1', 'worker-2']);
     const ignore = await readFile(join(repo.root, '.gitignore'), 'utf8');
-    expect(ignore).toBe('node_modules/\n.worktrees/\n.team/state/\n');
+    expect(ignore).toBe('node_modules/\n.worktrees/\n.team/state/\n.locks/\n');
 
     const second = await teamd(repo.root, 'init');
     expect(second).toMatchObject({ code: 0, stdout: `already initialised: ${repo.root}\n` });

@@ -133,13 +133,7 @@ it(
     const locks = leftoverLocks(r.dir);
     expect(locks.filter((l) => !/^\.(tasks|mailboxes|cron)\//.test(l))).toEqual([]);
     for (const lock of locks) {
-      const file = join(
-        r.dir,
-        dirname(lock),
-        basename(lock)
-          .replace(/^\./, '')
-          .replace(/\.lock$/, ''),
-      );
+      const file = join(r.dir, dirname(dirname(lock)), basename(lock)); // <dir>/.locks/<name> locks <dir>/<name>
       expect((await tryWithLock(file, async () => 'taken')).ok, `${lock} can be taken over`).toBe(true);
     }
     // No worktree left but the merge queue's own.

@@ -4,7 +4,7 @@
  * disk (not any process's index) say what happened.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { CronJobSchema, InboxSchema, MessageSchema, TaskSchema } from '../../../src/store/types.js';
 import type { Task } from '../../../src/store/types.js';
 
@@ -24,10 +24,10 @@ export function walk(dir: string, opts: { git?: boolean; dirs?: boolean } = {}):
   return out;
 }
 
-/** Lock files and lock directories left anywhere in the repository (git's included). */
+/** Locks left anywhere in the repository: teamd's (`<dir>/.locks/<name>`, owner files aside) and git's (`*.lock`). */
 export function leftoverLocks(repo: string): string[] {
   return walk(repo, { git: true, dirs: true })
-    .filter((p) => p.endsWith('.lock'))
+    .filter((p) => p.endsWith('.lock') || (basename(dirname(p)) === '.locks' && !basename(p).startsWith('.owner-')))
     .map((p) => relative(repo, p));
 }
 
@@ -55,7 +55,8 @@ const jsonLinesParse = (text: string, check: (v: unknown) => boolean): boolean =
 export function unparsableTeamFiles(repo: string): string[] {
   const bad: string[] = [];
   const check = (folder: string, ok: (file: string, text: string) => boolean) => {
-    for (const file of walk(join(repo, folder)).filter((f) => !f.endsWith('.tmp'))) {
+    // Temp files and lock entries (owner files are empty) are not data.
+    for (const file of walk(join(repo, folder)).filter((f) => !f.endsWith('.tmp') && !f.includes('/.locks/'))) {
       if (!ok(file, readFileSync(file, 'utf8'))) bad.push(relative(repo, file));
     }
   };
