@@ -6,6 +6,7 @@
 import type { ToolUseBlock } from '../model/types.js';
 import type { AnyTool, ToolContext, ToolOutput } from '../tools/types.js';
 import { admit } from './admission.js';
+import { noteWorkspaceChange } from './context/git.js';
 import * as errors from './tool-errors.js';
 import {
   errorOutcome,
@@ -58,6 +59,14 @@ function summaryOf(tool: AnyTool, output: ToolOutput): string {
   return `${tool.name}: ${firstLine.slice(0, 120)}`;
 }
 
+function mayWrite(tool: AnyTool, input: unknown): boolean {
+  try {
+    return !tool.isReadOnly(input);
+  } catch {
+    return true;
+  }
+}
+
 async function runTool(
   tool: AnyTool,
   input: unknown,
@@ -67,6 +76,8 @@ async function runTool(
     return { ...(await tool.run(input, ctx)), threw: false };
   } catch (error) {
     return { content: errors.thrownError(tool.name, error), isError: true, threw: true };
+  } finally {
+    if (mayWrite(tool, input)) noteWorkspaceChange();
   }
 }
 

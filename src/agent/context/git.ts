@@ -55,20 +55,28 @@ async function askProjectRoots(cwd: string): Promise<ProjectRoots | null> {
 }
 
 /**
- * Sessions starting together in one folder (teammates sharing a checkout)
- * share one `git status`: a status at most this old is reused. The summary
- * is a snapshot of the session's start anyway, and says so.
+ * Sessions starting close together in one folder (teammates sharing a
+ * checkout, one-turn tasks in a row) share one `git status`: a status at most
+ * this old is reused, unless a tool of this thread may have changed files
+ * since (then a teammate always sees its own last changes). The summary is a
+ * snapshot of the session's start anyway, and says so.
  */
-const STATUS_REUSE_MS = 1_000;
-const recentStatus = new Map<string, { at: number; out: Promise<string | null> }>();
+const STATUS_REUSE_MS = 5_000;
+const recentStatus = new Map<string, { at: number; changes: number; out: Promise<string | null> }>();
+let workspaceChanges = 0;
+
+/** Called after a tool that may write files ran (edit, write, bash, …): the next session asks git afresh. */
+export function noteWorkspaceChange(): void {
+  workspaceChanges++;
+}
 
 function statusOutput(cwd: string): Promise<string | null> {
   const now = Date.now();
   const recent = recentStatus.get(cwd);
-  if (recent && now - recent.at < STATUS_REUSE_MS) return recent.out;
+  if (recent && now - recent.at < STATUS_REUSE_MS && recent.changes === workspaceChanges) return recent.out;
   for (const [dir, r] of recentStatus) if (now - r.at >= STATUS_REUSE_MS) recentStatus.delete(dir);
   const out = gitOutput(cwd, ['status', '--short', '--branch']);
-  recentStatus.set(cwd, { at: now, out });
+  recentStatus.set(cwd, { at: now, changes: workspaceChanges, out });
   return out;
 }
 

@@ -50,7 +50,10 @@ export async function claimFirstReady(
   leaseMs: number,
 ): Promise<TaskResultOf<Task | null>> {
   const busy: string[] = [];
-  for (const task of ctx.index.ready(owner)) {
+  const tried = new Set<string>();
+  // The index changes while a claim awaits: ask it for the first untried ready task each time.
+  for (let task = ctx.index.firstReady(owner, tried); task; task = ctx.index.firstReady(owner, tried)) {
+    tried.add(task.id);
     const claimed = await claimOne(ctx, task.id, owner, leaseMs, { retries: 0 });
     if (claimed.ok) return claimed;
     if (claimed.error.reason === 'busy') busy.push(task.id);

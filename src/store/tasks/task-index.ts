@@ -1,17 +1,17 @@
 import type { FileProblem, Task } from '../types.js';
+import { ReadyQueue } from './ready-queue.js';
+
+export { readyOrder } from './ready-queue.js';
 
 const isPending = (t: Task): boolean => t.status === 'pending';
+const mayClaim = (task: Task, agent: string | undefined): boolean =>
+  agent === undefined || task.owner === null || task.owner === agent;
 
 /** A change of the index: the task as it is now, or the id of a task that is gone. */
 export type TaskChangeNotice = { task: Task } | { removed: string };
 
 /** Two reads of one file give the same key order (the schema's), so the JSON text compares content. */
 const sameTask = (a: Task, b: Task): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
-
-/** Lowest priority value first (like a queue number), then the older task, then the id, so the order is total. */
-export function readyOrder(a: Task, b: Task): number {
-  return a.priority - b.priority || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
-}
 
 /**
  * The in-memory view of `.tasks/`: every valid task, who depends on whom, and
@@ -22,8 +22,8 @@ export class TaskIndex {
   private readonly tasks = new Map<string, Task>();
   /** blocker id → ids of the tasks that list it in `blockedBy` (also for blockers that do not exist yet). */
   private readonly dependentsOf = new Map<string, Set<string>>();
-  /** Pending tasks whose blockers are all completed; the owner is checked when asked. */
-  private readonly readyIds = new Set<string>();
+  /** Pending tasks whose blockers are all completed, in claim order; the owner is checked when asked. */
+  private readonly readyQueue = new ReadyQueue();
   /** Problems of files that could not be read, by file label. */
   private readonly badFiles = new Map<string, FileProblem[]>();
 
@@ -65,7 +65,7 @@ export class TaskIndex {
     if (!old) return [];
     this.unlink(old);
     this.tasks.delete(id);
-    this.readyIds.delete(id);
+    this.readyQueue.delete(id);
     const nowReady = this.recompute(this.dependents(id));
     this.onChange?.({ removed: id });
     return nowReady;
@@ -82,16 +82,16 @@ export class TaskIndex {
 
   /** Ready tasks `agent` may claim (all ready tasks without an agent), in claim order. */
   ready(agent?: string): Task[] {
-    const ready: Task[] = [];
-    for (const id of this.readyIds) {
-      const task = this.tasks.get(id)!;
-      if (agent === undefined || task.owner === null || task.owner === agent) ready.push(task);
-    }
-    return ready.sort(readyOrder);
+    return this.readyQueue.filter((task) => mayClaim(task, agent));
+  }
+
+  /** The first ready task `agent` may claim that is not in `skip`, in claim order. */
+  firstReady(agent: string, skip: ReadonlySet<string>): Task | undefined {
+    return this.readyQueue.first((task) => !skip.has(task.id) && mayClaim(task, agent));
   }
 
   isReady(id: string): boolean {
-    return this.readyIds.has(id);
+    return this.readyQueue.has(id);
   }
 
   /** The ids in `blockedBy` that are not completed (missing ones included). */
@@ -125,9 +125,9 @@ export class TaskIndex {
     for (const id of ids) {
       const task = this.tasks.get(id);
       const ready = task !== undefined && isPending(task) && this.blockers(id).length === 0;
-      if (ready && !this.readyIds.has(id)) nowReady.push(id);
-      if (ready) this.readyIds.add(id);
-      else this.readyIds.delete(id);
+      if (ready && !this.readyQueue.has(id)) nowReady.push(id);
+      if (ready) this.readyQueue.set(task);
+      else this.readyQueue.delete(id);
     }
     return nowReady;
   }
