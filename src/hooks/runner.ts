@@ -15,22 +15,20 @@ import type {
 } from './types.js';
 
 export function createHookRunner(settings: HookSettings, options: HookRunnerOptions): HookRunner {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...options.env,
-    CLAUDE_PROJECT_DIR: options.projectDir ?? options.cwd,
-  };
+  // Copying process.env costs a call into the runtime per variable: only when a hook runs.
+  let env: NodeJS.ProcessEnv | undefined;
   return {
     settings,
     run: async (event, payload, opts = {}) => {
       const hooks = matchingHooks(settings, event, opts.matchValue);
       if (hooks.length === 0) return { blocked: false, continue: true, results: [] };
+      const hookEnv = (env ??= { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: options.projectDir ?? options.cwd });
       const stdin = JSON.stringify(eventJson(event, payload, options));
       const results = await Promise.all(
         hooks.map((hook) =>
           runHookCommand(hook, {
             cwd: options.cwd,
-            env,
+            env: hookEnv,
             stdin,
             ...(opts.signal ? { signal: opts.signal } : {}),
           }),

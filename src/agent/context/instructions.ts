@@ -22,7 +22,7 @@ export function foldersDownTo(root: string, cwd: string): string[] {
 }
 
 /** Most candidates do not exist: asked without an exception (their stack traces cost more than the read). */
-async function readIfPresent(file: string): Promise<string | null> {
+export async function readIfPresent(file: string): Promise<string | null> {
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return null;
   try {
     return await readFile(file, 'utf8');

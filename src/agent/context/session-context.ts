@@ -4,10 +4,9 @@
  * It opens the first user message of a session, and of the conversation left
  * after a compaction, so the identity and role are never summarised away.
  */
-import { readFile } from 'node:fs/promises';
 import type { ContentBlock, TextBlock } from '../../model/types.js';
 import { gitStatusSummary } from './git.js';
-import { instructionChain, type InstructionFile } from './instructions.js';
+import { instructionChain, readIfPresent, type InstructionFile } from './instructions.js';
 import type { ContextOptions, Identity, ProjectRoots } from './types.js';
 
 export const SESSION_CONTEXT_OPEN = '<session_context>';
@@ -35,13 +34,8 @@ export interface GatherInput {
 }
 
 async function readOrNull(file: string | undefined): Promise<string | null> {
-  if (file === undefined) return null;
-  try {
-    const text = (await readFile(file, 'utf8')).trim();
-    return text === '' ? null : text;
-  } catch {
-    return null;
-  }
+  const text = file === undefined ? null : (await readIfPresent(file))?.trim();
+  return text ? text : null;
 }
 
 export async function gatherSessionFacts(input: GatherInput): Promise<SessionFacts> {

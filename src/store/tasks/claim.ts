@@ -28,7 +28,7 @@ export async function claimOne(
 ): Promise<TaskResultOf<Task>> {
   const name = AgentNameSchema.safeParse(owner);
   if (!name.success) return refused(`owner: ${describeInputError(name.error)}`);
-  const early = await takenElsewhere(ctx, id, owner, leaseMs);
+  const early = takenElsewhere(ctx, id, owner);
   if (early) return early;
   // Not forced to disk: a claim lost in a power cut leaves the task unclaimed, to be claimed again.
   return ctx.writer.change(
@@ -67,20 +67,17 @@ export async function claimFirstReady(
 
 /**
  * A lock-free look first: a task already taken or assigned to someone else is
- * refused without locking, so the losers of a race learn it cheaply. A task
- * that looks claimable is checked again under the lock.
+ * refused without locking, so the losers of a race learn it cheaply (a glance
+ * at two fields, no validation: claimers all start at the first ready task,
+ * and most looks are lost races). A task that looks claimable is checked
+ * again, fully, under the lock.
  */
-async function takenElsewhere(
-  ctx: ClaimContext,
-  id: string,
-  owner: string,
-  leaseMs: number,
-): Promise<TaskResultOf<never> | undefined> {
-  const seen = await ctx.files.read(id);
-  if (seen.kind !== 'ok') return undefined;
-  ctx.index.upsert(seen.task);
-  const verdict = claimTask(seen.task, owner, leaseMs, ctx.now(), []);
-  return verdict.ok ? undefined : refused(verdict.error);
+function takenElsewhere(ctx: ClaimContext, id: string, owner: string): TaskResultOf<never> | undefined {
+  const seen = ctx.files.peekHolder(id);
+  if (seen === null) return undefined;
+  if (seen.status !== 'pending') return refused(`task "${id}" is ${seen.status}, not pending`);
+  if (seen.owner !== null && seen.owner !== owner) return refused(`task "${id}" is assigned to ${seen.owner}`);
+  return undefined;
 }
 
 /** Blockers not completed, re-read from disk unless the index already saw them complete (a final state). */

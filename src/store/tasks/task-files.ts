@@ -83,6 +83,21 @@ export class TaskFiles {
     return 'refused' in at ? at.refused : this.parsed(readJsonSync(at.file, at.label), id, at.label);
   }
 
+  /**
+   * Who holds `id` now by a glance at its file, without validating it: for a
+   * claimer to lose a race cheaply. Null when the file does not say (missing,
+   * unreadable, not a task): the locked, validated read decides then.
+   */
+  peekHolder(id: string): { status: string; owner: string | null } | null {
+    const at = this.locate(id);
+    if ('refused' in at) return null;
+    const json = readJsonSync(at.file, at.label);
+    if (json.kind !== 'ok' || typeof json.value !== 'object' || json.value === null) return null;
+    const { status, owner } = json.value as { status?: unknown; owner?: unknown };
+    if (typeof status !== 'string' || (owner !== null && typeof owner !== 'string')) return null;
+    return { status, owner };
+  }
+
   /** The file of `id` (counted as a read), or the refusal of an id that must not become a path. */
   private locate(id: string): { file: string; label: string } | { refused: TaskRead } {
     const label = this.label(id);

@@ -10,8 +10,13 @@ const mayClaim = (task: Task, agent: string | undefined): boolean =>
 /** A change of the index: the task as it is now, or the id of a task that is gone. */
 export type TaskChangeNotice = { task: Task } | { removed: string };
 
-/** Two reads of one file give the same key order (the schema's), so the JSON text compares content. */
-const sameTask = (a: Task, b: Task): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Two reads of one file give the same key order (the schema's), so the JSON
+ * text compares content. Most changes move the status or the owner: those are
+ * told apart without writing any JSON.
+ */
+const sameTask = (a: Task, b: Task): boolean =>
+  a === b || (a.status === b.status && a.owner === b.owner && JSON.stringify(a) === JSON.stringify(b));
 
 /**
  * The in-memory view of `.tasks/`: every valid task, who depends on whom, and

@@ -56,3 +56,13 @@ describe('context pieces', () => {
     expect(foldersDownTo('/r', '/elsewhere')).toEqual(['/r']);
   });
 });
+
+describe('estimateRequest', () => {
+  test('counts the tools as their JSON would, without writing it for every request', async () => {
+    const { builtinTools, toolDefinition } = await import('../../../src/tools/index.js');
+    const tools = builtinTools().map(toolDefinition);
+    const request = { system: 'sys', tools, messages: history };
+    const asJson = Math.ceil('sys'.length / 4) + Math.ceil(JSON.stringify(tools).length / 4) + Math.ceil(JSON.stringify(history).length / 4);
+    expect(Math.abs(estimateRequest(request) - asJson)).toBeLessThanOrEqual(tools.length + 2);
+  });
+});
