@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { ModelClient, ModelRequest } from '../model/types.js';
+import type { ModelClient, ModelRequest, ModelStreamEvent } from '../model/types.js';
 
 /**
  * The lead's side of IpcModelClient: runs a worker's model calls on a model
@@ -32,16 +32,13 @@ export class ModelHost {
   }
 
   private async pump(worker: Pick<Worker, 'postMessage'>, callId: string, request: ModelRequest): Promise<void> {
+    const batch = new EventBatch((events) => worker.postMessage({ type: 'model_events', callId, events }));
     try {
-      for await (const event of this.model.stream(request)) {
-        worker.postMessage({ type: 'model_event', callId, event });
-      }
+      for await (const event of this.model.stream(request)) batch.add(event, event.type === 'done');
     } catch (err) {
       // A ModelClient should not throw; if one does, the worker still gets its `done`.
-      worker.postMessage({
-        type: 'model_event',
-        callId,
-        event: {
+      batch.add(
+        {
           type: 'done',
           message: { role: 'assistant', content: [] },
           stopReason: 'error',
@@ -49,9 +46,40 @@ export class ModelHost {
           model: this.model.model,
           error: { kind: 'server', message: (err as Error).message, retryable: false },
         },
-      });
+        true,
+      );
     } finally {
+      batch.flush();
       this.running.delete(callId);
     }
+  }
+}
+
+/**
+ * Stream events sent together: those produced in one turn of the event loop
+ * cross the thread as one message (a scripted answer is one message, not six),
+ * and `done` goes at once.
+ */
+class EventBatch {
+  private events: ModelStreamEvent[] = [];
+  private scheduled = false;
+
+  constructor(private readonly send: (events: ModelStreamEvent[]) => void) {}
+
+  add(event: ModelStreamEvent, now: boolean): void {
+    this.events.push(event);
+    if (now) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.events.length === 0) return;
+    const events = this.events;
+    this.events = [];
+    this.send(events);
   }
 }

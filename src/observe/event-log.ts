@@ -1,8 +1,27 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LoggedEvent, TeamEvent } from './types.js';
 
 export const eventLogPath = (repoRoot: string): string => join(repoRoot, '.team', 'state', 'events.jsonl');
+
+/**
+ * The log's file stays open for appending, one descriptor per file and thread
+ * (shared by every EventLog of it): an open and a close per event cost twice
+ * the write itself. Dropped on a failed write, and opened again next time.
+ */
+const openLogs = new Map<string, number>();
+
+function appendLine(file: string, line: string): void {
+  let fd = openLogs.get(file);
+  if (fd === undefined) openLogs.set(file, (fd = openSync(file, 'a')));
+  try {
+    writeSync(fd, line);
+  } catch (err) {
+    openLogs.delete(file);
+    closeSync(fd);
+    throw err;
+  }
+}
 
 /**
  * Appends events as JSON lines. One `write` per line with O_APPEND, so lines
@@ -25,7 +44,7 @@ export class EventLog {
   append(event: TeamEvent, at?: Date): LoggedEvent {
     const logged: LoggedEvent = { ts: (at ?? new Date()).toISOString(), ...event };
     try {
-      appendFileSync(this.file, JSON.stringify(logged) + '\n');
+      appendLine(this.file, JSON.stringify(logged) + '\n');
     } catch {
       // The log is an observer: a full or read-only disk must not stop the team.
     }

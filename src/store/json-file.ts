@@ -24,13 +24,20 @@ export async function readJson(file: string, label: string): Promise<JsonRead> {
  * round trips cost more than the read itself.
  */
 export function readJsonSync(file: string, label: string): JsonRead {
-  let text: string;
+  const read = readTextSync(file, label);
+  return read.kind === 'text' ? parseJson(read.text, label) : read;
+}
+
+/** The text of `file` as `readJsonSync` reads it, not parsed yet. */
+export function readTextSync(
+  file: string,
+  label: string,
+): { kind: 'text'; text: string } | Exclude<JsonRead, { kind: 'ok' }> {
   try {
-    text = readFileSync(file, 'utf8');
+    return { kind: 'text', text: readFileSync(file, 'utf8') };
   } catch (err) {
-    return unreadable(err, label);
+    return unreadable(err, label) as Exclude<JsonRead, { kind: 'ok' }>;
   }
-  return parseJson(text, label);
 }
 
 function unreadable(err: unknown, label: string): JsonRead {
@@ -39,7 +46,7 @@ function unreadable(err: unknown, label: string): JsonRead {
   return { kind: 'invalid', problem: { file: label, message: `unreadable: ${code ?? String(err)}` } };
 }
 
-function parseJson(text: string, label: string): JsonRead {
+export function parseJson(text: string, label: string): JsonRead {
   try {
     return { kind: 'ok', value: JSON.parse(text) };
   } catch (err) {
@@ -49,5 +56,8 @@ function parseJson(text: string, label: string): JsonRead {
 
 /** Pretty JSON with a final newline, written atomically (readers see old or new, never half). */
 export async function writeJson(file: string, value: unknown, options?: AtomicWriteOptions): Promise<boolean> {
-  return writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n', options);
+  return writeFileAtomic(file, jsonText(value), options);
 }
+
+/** The text `writeJson` writes. */
+export const jsonText = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';

@@ -3,7 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../model/types.js';
 import type { FromWorker } from './types.js';
 
-type Sink = { push: (e: ModelStreamEvent) => void };
+type Sink = { push: (events: readonly ModelStreamEvent[]) => void };
 
 /**
  * A ModelClient whose calls are answered by the lead. Used for scripted
@@ -18,9 +18,9 @@ export class IpcModelClient implements ModelClient {
     private readonly port: Pick<MessagePort, 'postMessage'>,
   ) {}
 
-  /** Feed a `model_event` from the lead to the call waiting for it. */
-  receive(callId: string, event: ModelStreamEvent): void {
-    this.calls.get(callId)?.push(event);
+  /** Feed the events of a `model_events` message from the lead to the call waiting for them. */
+  receive(callId: string, events: readonly ModelStreamEvent[]): void {
+    this.calls.get(callId)?.push(events);
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -28,8 +28,8 @@ export class IpcModelClient implements ModelClient {
     const queue: ModelStreamEvent[] = [];
     let wake: (() => void) | null = null;
     this.calls.set(callId, {
-      push: (e) => {
-        queue.push(e);
+      push: (events) => {
+        queue.push(...events);
         wake?.();
       },
     });

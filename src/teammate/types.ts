@@ -89,7 +89,8 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop'), reason: z.string() }),
   /** The lead's watchdog: a worker whose event loop is alive answers `pong`. */
   z.object({ type: z.literal('ping') }),
-  z.object({ type: z.literal('model_event'), callId: z.string(), event: z.unknown() }),
+  /** Stream events of one model call, in order (those of one event-loop turn of the lead together). */
+  z.object({ type: z.literal('model_events'), callId: z.string(), events: z.array(z.unknown()) }),
   z.object({
     type: z.literal('worktree_ready'),
     requestId: z.string(),

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
       if (changes && adoptChanges(tasks, changes.updated, changes.removed, teammate.name)) teammate.wake('task');
     } else if (m.type === 'stop') teammate.stop(m.reason);
     else if (m.type === 'ping') post({ type: 'pong' });
-    else if (m.type === 'model_event' && model instanceof IpcModelClient) model.receive(m.callId, m.event as ModelStreamEvent);
+    else if (m.type === 'model_events' && model instanceof IpcModelClient) model.receive(m.callId, m.events as ModelStreamEvent[]);
     else if (m.type === 'worktree_ready') {
       worktrees.get(m.requestId)?.({ ok: m.ok, path: m.path, branch: m.branch, error: m.error });
       worktrees.delete(m.requestId);

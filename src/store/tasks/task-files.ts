@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { listStems } from '../folder.js';
-import { readJsonSync, writeJson, type JsonRead } from '../json-file.js';
+import { writeFileAtomic } from '../atomic.js';
+import { jsonText, parseJson, readJsonSync, readTextSync, type JsonRead } from '../json-file.js';
 import { fileFor, invalidIdReason } from '../paths.js';
 import type { FileProblem, Outcome, Task } from '../types.js';
 import { taskFromFile } from './parse.js';
@@ -39,6 +40,9 @@ async function stampOf(file: string): Promise<FileStamp | null> {
 const sameStamp = (a: FileStamp, b: FileStamp | null): boolean =>
   b !== null && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.size === b.size;
 
+/** How many task texts a TaskFiles remembers (the most recent). */
+const KNOWN_TEXTS = 256;
+
 const invalid = (...problems: FileProblem[]): TaskRead => ({ kind: 'invalid', problems });
 
 /**
@@ -47,6 +51,12 @@ const invalid = (...problems: FileProblem[]): TaskRead => ({ kind: 'invalid', pr
  */
 export class TaskFiles {
   reads = 0;
+  /**
+   * The last text of a task file this thread read or wrote whole, with the
+   * task it parsed to: reading the same text again skips the validation (a
+   * teammate completing a task reads back the file it wrote at the claim).
+   */
+  private readonly known = new Map<string, { text: string; task: Task }>();
 
   constructor(
     readonly folder: string,
@@ -80,7 +90,20 @@ export class TaskFiles {
 
   readSync(id: string): TaskRead {
     const at = this.locate(id);
-    return 'refused' in at ? at.refused : this.parsed(readJsonSync(at.file, at.label), id, at.label);
+    if ('refused' in at) return at.refused;
+    const read = readTextSync(at.file, at.label);
+    if (read.kind !== 'text') return this.parsed(read, id, at.label);
+    const known = this.known.get(id);
+    if (known?.text === read.text) return { kind: 'ok', task: known.task, complete: true };
+    const parsed = this.parsed(parseJson(read.text, at.label), id, at.label);
+    if (parsed.kind === 'ok' && parsed.complete) this.remember(id, read.text, parsed.task);
+    return parsed;
+  }
+
+  private remember(id: string, text: string, task: Task): void {
+    this.known.delete(id);
+    this.known.set(id, { text, task });
+    if (this.known.size > KNOWN_TEXTS) this.known.delete(this.known.keys().next().value!);
   }
 
   /**
@@ -128,7 +151,10 @@ export class TaskFiles {
     if (!file.ok) throw new Error(`refusing to write task with invalid id: ${file.error}`);
     const { unchanged } = how;
     const onlyIf = unchanged && (async () => sameStamp(unchanged, await stampOf(file.value)));
-    return writeJson(file.value, task, { onlyIf, durable: how.durable });
+    const text = jsonText(task);
+    const written = await writeFileAtomic(file.value, text, { onlyIf, durable: how.durable });
+    if (written) this.remember(task.id, text, task);
+    return written;
   }
 
   /** Identity and size of the file now (null when it does not exist), to notice a change by anyone. */
