@@ -69,9 +69,26 @@ export function transcriptPath(dir: string, sessionId: string): Outcome<string> 
 
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
-/** Appends events to one transcript; a failed write stops writing but never stops the run. */
+/** Opens the transcript, making its folder only when it is missing (not a syscall per session). */
+function openCreatingDir(dir: string, file: string): number {
+  try {
+    return openSync(file, WRITE_FLAGS, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dir, { recursive: true });
+    return openSync(file, WRITE_FLAGS, 0o600);
+  }
+}
+
+/**
+ * Appends events to one transcript; a failed write stops writing but never
+ * stops the run. Stream deltas wait in memory and go out with the next other
+ * event (the message they make up follows them anyway), so a turn costs a
+ * write per message, not one per fragment of text.
+ */
 export class TranscriptWriter {
   private fd: number | null;
+  private pending = '';
   error: string | null = null;
 
   private constructor(
@@ -86,8 +103,7 @@ export class TranscriptWriter {
     const path = transcriptPath(dir, header.session_id);
     if (!path.ok) return path;
     try {
-      mkdirSync(dir, { recursive: true });
-      const fd = openSync(path.value, WRITE_FLAGS, 0o600);
+      const fd = openCreatingDir(dir, path.value);
       const writer = new TranscriptWriter(fd, path.value);
       if (fstatSync(fd).size === 0) writer.line({ type: 'header', version: TRANSCRIPT_VERSION, ...header });
       return { ok: true, value: writer };
@@ -97,18 +113,24 @@ export class TranscriptWriter {
   }
 
   write(event: AgentEvent): void {
-    this.line(event);
+    if (event.type === 'stream_event') {
+      if (this.fd !== null) this.pending += JSON.stringify(event) + '\n';
+    } else this.line(event);
   }
 
   close(): void {
+    if (this.pending) this.line(null);
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }
 
+  /** Writes what waits and then `value` (nothing more when null). */
   private line(value: unknown): void {
     if (this.fd === null) return;
+    const text = this.pending + (value === null ? '' : JSON.stringify(value) + '\n');
+    this.pending = '';
     try {
-      writeSync(this.fd, JSON.stringify(value) + '\n');
+      writeSync(this.fd, text);
     } catch (error) {
       this.error = `transcript ${this.path}: ${(error as Error).message}`;
       this.close();

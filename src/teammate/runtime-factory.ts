@@ -5,7 +5,7 @@ import type { AgentEvent } from '../agent/types.js';
 import type { PermissionPolicy } from '../agent/permissions/types.js';
 import { createHookRunner } from '../hooks/index.js';
 import { cronTools } from '../tools/cron/index.js';
-import { builtinTools } from '../tools/index.js';
+import { builtinTools, toolDefinition } from '../tools/index.js';
 import type { AnyTool, ToolOutput } from '../tools/types.js';
 import { teammateCanUseTool } from './approvals.js';
 import { respondShutdown } from './control.js';
@@ -33,6 +33,14 @@ function gatePlan(host: TeammateHost, tool: AnyTool): AnyTool {
       return tool.run(input, ctx);
     },
   };
+}
+
+/**
+ * Converts the tools' input schemas to JSON Schema once, at boot: the first
+ * conversion of each costs milliseconds, which the first task would wait for.
+ */
+export function warmToolDefinitions(planMode: boolean): void {
+  for (const tool of [...builtinTools(), ...teamTools(), ...protocolTools(planMode), ...cronTools]) toolDefinition(tool);
 }
 
 function toolsFor(host: TeammateHost, readOnly: boolean): AnyTool[] {

@@ -11,12 +11,12 @@ export const agentsStateDir = (repoRoot: string): string => join(repoRoot, '.tea
  * one-turn tasks changes state many times a second, and the file is a
  * snapshot for observers (the lead learns each change by message at once).
  */
-const COALESCE_MS = 200;
+const COALESCE_MS = 500;
 const FINAL: ReadonlySet<TeammateState> = new Set(['stopping', 'stopped', 'dead']);
 
 /**
  * A teammate's status file: state, task, heartbeat, turns, tokens, cost.
- * Written atomically on a change (at most every 200 ms; a stop at once) and
+ * Written atomically on a change (at most every 500 ms; a stop at once) and
  * on every heartbeat, so `teamd status` can tell idle (fresh heartbeat, no
  * task) from working from dead (stale).
  */

@@ -14,6 +14,7 @@ import { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import { onLiveGroupsChange } from '../tools/live-groups.js';
 import { IpcModelClient } from './ipc-model.js';
+import { warmToolDefinitions } from './runtime-factory.js';
 import { Teammate, type WorktreeGrant } from './teammate.js';
 import { FromWorkerSchema, TaskChangesSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type TaskChanges, type WorkerData } from './types.js';
 
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
       worktrees.delete(m.requestId);
     }
   });
+  warmToolDefinitions(data.teammate.planMode);
   await teammate.run();
   post({ type: 'stopped' });
   port!.close();

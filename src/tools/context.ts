@@ -8,10 +8,11 @@ import type { ToolContext } from './types.js';
 
 /** `root` is realpath'd so symlink checks compare like with like; `cwd` defaults to root. */
 export function createToolContext(partial: Partial<ToolContext> & { root: string }): ToolContext {
-  const root = realpathSync(partial.root);
+  // The native realpath is one call; the JS one stats every component of the path.
+  const root = realpathSync.native(partial.root);
   return {
     root,
-    cwd: partial.cwd === undefined ? root : realpathSync(partial.cwd),
+    cwd: partial.cwd === undefined ? root : realpathSync.native(partial.cwd),
     signal: partial.signal ?? new AbortController().signal,
     onProgress: partial.onProgress ?? (() => {}),
     fileState: partial.fileState ?? createFileStateTracker(),

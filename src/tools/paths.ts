@@ -57,7 +57,7 @@ function realpathOfDeepestAncestor(absPath: string): Outcome<string> {
 
 function tryRealpath(p: string): string | null {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return null;
   }
