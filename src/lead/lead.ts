@@ -188,7 +188,7 @@ export class Lead {
   private onWorker(name: string, msg: FromWorker, worker: Worker): void {
     const reply = (m: ToWorker) => worker.postMessage(m);
     if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
-    else if (msg.type === 'model_call') this.models.host(this.modelSpec(name)).call(worker, msg.callId, msg.request, name);
+    else if (msg.type === 'model_call') this.models.host(this.modelSpec(name)).call(worker, msg, name);
     else if (msg.type === 'model_abort') this.models.host(this.modelSpec(name)).abort(msg.callId);
     else if (msg.type === 'worktree_request') void this.merges.grantWorktree(msg.taskId, name).then((g) => reply({ type: 'worktree_ready', requestId: msg.requestId, ...g }));
     else if (msg.type === 'state' && msg.state === 'idle') this.cron.teammateIdle();

@@ -1,5 +1,14 @@
 import type { Worker } from 'node:worker_threads';
-import type { ModelClient, ModelRequest, ModelStreamEvent } from '../model/types.js';
+import type { ModelClient, ModelRequest, ModelStreamEvent, ToolDefinition } from '../model/types.js';
+
+/** A worker's `model_call`, its tools by reference (see `FromWorkerSchema`). */
+export interface WorkerModelCall {
+  callId: string;
+  request: unknown;
+  toolIds: number[];
+  newTools: [number, unknown][];
+  resetTools?: boolean;
+}
 
 /**
  * The lead's side of IpcModelClient: runs a worker's model calls on a model
@@ -8,13 +17,41 @@ import type { ModelClient, ModelRequest, ModelStreamEvent } from '../model/types
  */
 export class ModelHost {
   private readonly running = new Map<string, { controller: AbortController; owner: string }>();
+  /** Each worker's tool definitions by id (a new worker object starts empty). */
+  private readonly toolsOf = new WeakMap<object, Map<number, ToolDefinition>>();
 
   constructor(private readonly model: ModelClient) {}
 
-  call(worker: Pick<Worker, 'postMessage'>, callId: string, request: unknown, owner = ''): void {
+  call(worker: Pick<Worker, 'postMessage'>, call: WorkerModelCall, owner = ''): void {
     const controller = new AbortController();
-    this.running.set(callId, { controller, owner });
-    void this.pump(worker, callId, { ...(request as Omit<ModelRequest, 'signal'>), signal: controller.signal });
+    this.running.set(call.callId, { controller, owner });
+    const tools = this.resolveTools(worker, call);
+    if (tools === null) {
+      this.running.delete(call.callId);
+      worker.postMessage({ type: 'model_events', callId: call.callId, events: [this.failed('a tool reference the lead was never sent')] });
+      return;
+    }
+    void this.pump(worker, call.callId, { ...(call.request as Omit<ModelRequest, 'signal' | 'tools'>), tools, signal: controller.signal });
+  }
+
+  private failed(message: string): ModelStreamEvent {
+    return {
+      type: 'done',
+      message: { role: 'assistant', content: [] },
+      stopReason: 'error',
+      usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      model: this.model.model,
+      error: { kind: 'server', message, retryable: false },
+    };
+  }
+
+  /** The call's tools from the worker's references; null when one names nothing this worker sent. */
+  private resolveTools(worker: object, call: WorkerModelCall): ToolDefinition[] | null {
+    let known = this.toolsOf.get(worker);
+    if (!known || call.resetTools) this.toolsOf.set(worker, (known = new Map()));
+    for (const [id, definition] of call.newTools) known.set(id, definition as ToolDefinition);
+    const tools = call.toolIds.map((id) => known.get(id));
+    return tools.every((t) => t !== undefined) ? tools : null;
   }
 
   abort(callId: string): void {
@@ -37,17 +74,7 @@ export class ModelHost {
       for await (const event of this.model.stream(request)) batch.add(event, event.type === 'done');
     } catch (err) {
       // A ModelClient should not throw; if one does, the worker still gets its `done`.
-      batch.add(
-        {
-          type: 'done',
-          message: { role: 'assistant', content: [] },
-          stopReason: 'error',
-          usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-          model: this.model.model,
-          error: { kind: 'server', message: (err as Error).message, retryable: false },
-        },
-        true,
-      );
+      batch.add(this.failed((err as Error).message), true);
     } finally {
       batch.flush();
       this.running.delete(callId);

@@ -1,4 +1,4 @@
-import { emptyUsage, type Usage } from './types.js';
+import { emptyUsage, type ToolDefinition, type Usage } from './types.js';
 
 /** The sum of two usages (neither is changed). */
 export function addUsage(a: Usage, b: Usage): Usage {
@@ -29,3 +29,17 @@ export const usageOf = (partial: Partial<Usage> = {}): Usage => ({ ...emptyUsage
 
 /** A rough token count (about four characters a token), for answers that carry no usage. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+/** Each tool definition's JSON length, kept: a definition is one object per tool for the process. */
+const definitionChars = new WeakMap<object, number>();
+
+/** The tools as the JSON of their definitions would count, without writing that JSON for every request. */
+export function estimateToolTokens(tools: readonly ToolDefinition[]): number {
+  let chars = 2;
+  for (const tool of tools) {
+    let known = definitionChars.get(tool);
+    if (known === undefined) definitionChars.set(tool, (known = JSON.stringify(tool).length + 1));
+    chars += known;
+  }
+  return Math.ceil(chars / 4);
+}

@@ -110,7 +110,19 @@ export type TaskChanges = z.infer<typeof TaskChangesSchema>;
 export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: TeammateStateSchema, task: z.string().nullable() }),
   z.object({ type: z.literal('event'), event: z.record(z.string(), z.unknown()) }),
-  z.object({ type: z.literal('model_call'), callId: z.string(), request: z.unknown() }),
+  /**
+   * A model call, its tools by reference: `toolIds` name definitions sent in
+   * `newTools` by this or an earlier call of the same worker (`resetTools`
+   * forgets the earlier ones first), so a session's tools cross once.
+   */
+  z.object({
+    type: z.literal('model_call'),
+    callId: z.string(),
+    request: z.unknown(),
+    toolIds: z.array(z.number().int().nonnegative()),
+    newTools: z.array(z.tuple([z.number().int().nonnegative(), z.unknown()])),
+    resetTools: z.boolean().optional(),
+  }),
   z.object({ type: z.literal('model_abort'), callId: z.string() }),
   z.object({ type: z.literal('worktree_request'), requestId: z.string(), taskId: z.string() }),
   z.object({ type: z.literal('stopped') }),

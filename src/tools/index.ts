@@ -29,13 +29,23 @@ export function builtinTools(): AnyTool[] {
   ];
 }
 
-/** The model-facing definition: name, description and the input's JSON Schema. */
+/**
+ * The model-facing definition: name, description and the input's JSON Schema.
+ * One object per tool for the process (a wrapper that keeps the tool's schema,
+ * name and description gets the same one), so a definition can be sent to the
+ * lead once and named by reference after.
+ */
 export function toolDefinition(tool: AnyTool): ToolDefinition {
-  if (tool.inputJsonSchema !== undefined) {
-    return { name: tool.name, description: tool.description, input_schema: tool.inputJsonSchema };
-  }
-  return { name: tool.name, description: tool.description, input_schema: jsonSchemaOf(tool.inputSchema) };
+  const key = tool.inputJsonSchema ?? tool.inputSchema;
+  const known = definitions.get(key);
+  if (known?.name === tool.name && known.description === tool.description) return known;
+  const input_schema = tool.inputJsonSchema ?? jsonSchemaOf(tool.inputSchema);
+  const made = { name: tool.name, description: tool.description, input_schema };
+  definitions.set(key, made);
+  return made;
 }
+
+const definitions = new WeakMap<object, ToolDefinition>();
 
 /** Converting a schema costs far more than a model turn's bookkeeping; every session asks again, so keep it. */
 const jsonSchemas = new WeakMap<object, Record<string, unknown>>();

@@ -16,7 +16,7 @@ it('mail to a busy teammate reaches its conversation at the next tool boundary, 
   repo = makeTeamRepo({
     script: {
       rules: [
-        { conversation: 'Task busy:', turn: 0, content: [{ type: 'tool_use', name: 'bash', input: { command: 'while [ ! -f go ]; do sleep 0.05; done; echo released' } }] },
+        { conversation: 'Task busy:', turn: 0, content: [{ type: 'tool_use', name: 'bash', input: { command: 'touch started; while [ ! -f go ]; do sleep 0.05; done; echo released' } }] },
         // Strict: this answer exists only for a turn that sees the message; without it the run fails.
         { conversation: 'Task busy:', turn: 1, match: 'PING-42', content: [{ type: 'text', text: 'got PING-42 while working' }] },
       ],
@@ -27,7 +27,9 @@ it('mail to a busy teammate reaches its conversation at the next tool boundary, 
   const started = await startLead(repo);
   lead = started.lead;
   const l = lead;
-  await until(l, () => l.tasks.get('busy')?.status === 'in_progress', 30_000, 'the task to start');
+  // The mail is sent once the tool runs (the command says so): mail that came before the first
+  // model call would simply join the task's prompt, which is another path.
+  await until(l, () => existsSync(join(repo.dir, 'started')), 30_000, 'the tool to start');
   const mailbox = new MailboxStore(repo.dir);
   const sent = await mailbox.send({ from: 'user', to: 'ann', content: 'PING-42: please mention this' });
   expect(sent.ok).toBe(true);

@@ -12,6 +12,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { loadTranscript } from '../../src/agent/transcript.js';
+import { readEvents } from '../../src/observe/event-log.js';
 import type { Lead } from '../../src/lead/lead.js';
 import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
 import type { FakeAnthropicServer, Fault } from '../../src/model/fake-server/types.js';
@@ -98,7 +99,12 @@ it(
     lead = started.lead;
     const settled = () =>
       ids.every((id) => ['completed', 'failed'].includes(tasksOnDisk(r.dir).get(id)?.status ?? ''));
-    await untilFiles(settled, budget(600_000, 120_000), 'every task to be settled');
+    await untilFiles(settled, budget(600_000, 120_000), 'every task to be settled').catch((err: Error) => {
+      // Say which tasks hung and what the team last did, so a rare hang can be told apart.
+      const open = [...tasksOnDisk(r.dir).values()].filter((t) => !['completed', 'failed'].includes(t.status));
+      const tail = readEvents(r.dir).slice(-15).map((e) => JSON.stringify(e));
+      throw new Error(`${err.message}; open: ${open.map((t) => `${t.id} ${t.status} ${t.owner ?? ''}`).join(', ')}\n${tail.join('\n')}`);
+    });
 
     const tasks = tasksOnDisk(r.dir);
     const failed = ids.filter((id) => tasks.get(id)!.status === 'failed');

@@ -6,7 +6,7 @@
  * errs on the high side for code and English.
  */
 import type { ConversationMessage, ToolDefinition, Usage } from '../../model/types.js';
-import { estimateTokens } from '../../model/usage.js';
+import { estimateTokens, estimateToolTokens } from '../../model/usage.js';
 
 export interface RequestParts {
   system: string;
@@ -20,19 +20,6 @@ export const estimateMessages = (messages: readonly ConversationMessage[]): numb
 export const estimateRequest = (request: RequestParts): number =>
   estimateTokens(request.system) + estimateToolTokens(request.tools) + estimateMessages(request.messages);
 
-/** A tool's input schema is one object per tool for the whole process (see `tools/index.ts`): its JSON length is kept. */
-const schemaChars = new WeakMap<object, number>();
-
-/** The tools as the JSON of their definitions would count, without writing that JSON for every request. */
-function estimateToolTokens(tools: readonly ToolDefinition[]): number {
-  let chars = 2;
-  for (const tool of tools) {
-    let schema = schemaChars.get(tool.input_schema);
-    if (schema === undefined) schemaChars.set(tool.input_schema, (schema = JSON.stringify(tool.input_schema).length));
-    chars += JSON.stringify(tool.name).length + JSON.stringify(tool.description).length + schema + 45;
-  }
-  return Math.ceil(chars / 4);
-}
 
 /** Every token the call's context held: its input (cached or not) and the answer, which is now history too. */
 export const contextTokensOf = (usage: Usage): number =>

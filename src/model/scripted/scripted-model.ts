@@ -13,7 +13,7 @@ import {
   type Usage,
 } from '../types.js';
 import { sleep } from '../retry.js';
-import { estimateTokens, usageOf } from '../usage.js';
+import { estimateTokens, estimateToolTokens, usageOf } from '../usage.js';
 import { blockEvents } from './answer-events.js';
 import { loadScript } from './load.js';
 import { ScriptPlayer, type ResolvedAnswer, type ScriptReport } from './player.js';
@@ -98,9 +98,8 @@ export class ScriptedModel implements ModelClient {
 /** The script's usage, or an estimate from the request and answer sizes. */
 function usageFor(request: ModelRequest, answer: ResolvedAnswer): Usage {
   const estimate = {
-    input_tokens: estimateTokens(
-      request.system + JSON.stringify(request.messages) + JSON.stringify(request.tools),
-    ),
+    input_tokens:
+      estimateTokens(request.system + JSON.stringify(request.messages)) + estimateToolTokens(request.tools),
     output_tokens: estimateTokens(JSON.stringify(answer.content)),
   };
   return usageOf({ ...estimate, ...answer.usage });
