@@ -16,11 +16,12 @@ import { onLiveGroupsChange } from '../tools/live-groups.js';
 import { IpcModelClient } from './ipc-model.js';
 import { warmToolDefinitions } from './runtime-factory.js';
 import { Teammate, type WorktreeGrant } from './teammate.js';
-import { FromWorkerSchema, TaskChangesSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type TaskChanges, type WorkerData } from './types.js';
+import { TaskChangesSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type TaskChanges, type WorkerData } from './types.js';
 
 const port = parentPort;
 if (!port) throw new Error('teammate/worker.ts must run in a worker thread');
-const post = (m: FromWorker): void => port.postMessage(FromWorkerSchema.parse(m));
+// Typed here and validated where it lands (the lead parses every message): not parsed twice.
+const post = (m: FromWorker): void => port.postMessage(m);
 
 async function modelFor(data: WorkerData): Promise<ModelClient> {
   if (data.modelViaLead) return new IpcModelClient(data.model, port!);
