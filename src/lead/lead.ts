@@ -18,6 +18,7 @@ import { LeadMail } from './lead-mail.js';
 import { LeadMerges } from './merges.js';
 import { LeadModels, modelOf } from './models.js';
 import { Oversight } from './oversight.js';
+import { excludeLockFolders } from '../git/exclude.js';
 import { acquirePidLock } from './pid-lock.js';
 import { TeammatePool } from './pool.js';
 import { reclaimFrom, reconcileOnBoot } from './reconcile.js';
@@ -146,6 +147,8 @@ export class Lead {
     const leadSpec = this.config.lead.model ?? this.config.model;
     await this.models.prepare(this.config.lead.agent ? [...specs, leadSpec] : specs);
     await reconcileOnBoot({ tasks: this.tasks, mailbox: this.mailbox, config: this.config, log });
+    // Outside git there is nothing to hide the lock folders from.
+    await excludeLockFolders(this.options.repoRoot);
     // Commands of a previous lead's teammates (it was killed outright, they ran on): ended first.
     const ended = await this.processGroups.endLeftovers();
     if (ended) log({ type: 'notice', message: `ended ${ended} process group(s) left running by the previous run's teammates` });
