@@ -178,7 +178,9 @@ export class LeadMerges {
   private async removeMergedWorktrees(): Promise<void> {
     if (this.deps.config.worktrees.mode !== 'per-task') return;
     const merged = (id: string) => this.deps.tasks.get(id)?.status === 'completed';
-    const cleaned = await cleanWorktrees(this.worktrees!, { isFinished: async (id) => merged(id) });
+    // Forced like the removal after a merge: what a merged task's worktree still holds (a redone
+    // attempt's unfinished edit) is not its work, which is in the integration branch.
+    const cleaned = await cleanWorktrees(this.worktrees!, { isFinished: async (id) => merged(id), force: true });
     if (cleaned.ok && cleaned.value.removed.length) {
       this.deps.log({ type: 'notice', message: `removed the worktrees of merged tasks: ${cleaned.value.removed.join(', ')}` });
     }

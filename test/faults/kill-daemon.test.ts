@@ -8,7 +8,7 @@
  * worktree holds unmerged work, and no process is left over.
  * Reduced (npm test): 12 tasks, 3 kills. Full (npm run test:faults): 200 tasks, 20 kills.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { readEvents } from '../../src/observe/event-log.js';
@@ -167,6 +167,7 @@ it('at boot, the lead removes the worktree a crash left behind for a task alread
     await first.lead.stop('crash state next');
   }
   r.git('worktree', 'add', join(r.dir, '.worktrees', 't1'), 'teamd/t1'); // what a kill between completion and removal leaves
+  writeFileSync(join(r.dir, '.worktrees', 't1', 'half-done.txt'), 'an edit of an attempt cut by the kill\n'); // and it is dirty
   const second = await startLead(r);
   try {
     await until(
