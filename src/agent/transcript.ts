@@ -8,11 +8,12 @@
  * is opened with O_NOFOLLOW, so no name (`../x`, `/etc/passwd`, a planted
  * symlink) can make a read or write land outside the transcripts folder.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConversationMessageSchema, type ConversationMessage } from '../model/types.js';
+import { openSyncMakingFolder } from '../store/open-sync.js';
 import { IdSchema, type Outcome } from '../store/types.js';
 import { foldMessages } from './history.js';
 import type { AgentEvent } from './types.js';
@@ -69,17 +70,6 @@ export function transcriptPath(dir: string, sessionId: string): Outcome<string> 
 
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
-/** Opens the transcript, making its folder only when it is missing (not a syscall per session). */
-function openCreatingDir(dir: string, file: string): number {
-  try {
-    return openSync(file, WRITE_FLAGS, 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dir, { recursive: true });
-    return openSync(file, WRITE_FLAGS, 0o600);
-  }
-}
-
 /**
  * Appends events to one transcript; a failed write stops writing but never
  * stops the run. Stream deltas wait in memory and go out with the next other
@@ -103,7 +93,7 @@ export class TranscriptWriter {
     const path = transcriptPath(dir, header.session_id);
     if (!path.ok) return path;
     try {
-      const fd = openCreatingDir(dir, path.value);
+      const fd = openSyncMakingFolder(path.value, WRITE_FLAGS, 0o600);
       const writer = new TranscriptWriter(fd, path.value);
       if (fstatSync(fd).size === 0) writer.line({ type: 'header', version: TRANSCRIPT_VERSION, ...header });
       return { ok: true, value: writer };

@@ -1,7 +1,8 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { openSyncMakingFolder } from './open-sync.js';
 import { runsInline } from './inline-io.js';
 
 /**
@@ -59,7 +60,7 @@ interface FileOps {
 
 const INLINE: FileOps = {
   async writeTemp(tmp, data, durable) {
-    const fd = openCreatingFolderSync(tmp);
+    const fd = openSyncMakingFolder(tmp, 'w');
     try {
       writeFileSync(fd, data);
       if (durable) fsyncSync(fd);
@@ -117,16 +118,6 @@ async function openCreatingFolder(file: string): Promise<FileHandle> {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     await mkdir(dirname(file), { recursive: true });
     return open(file, 'w');
-  }
-}
-
-function openCreatingFolderSync(file: string): number {
-  try {
-    return openSync(file, 'w');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dirname(file), { recursive: true });
-    return openSync(file, 'w');
   }
 }
 

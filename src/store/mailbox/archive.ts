@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, readSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runsInline } from '../inline-io.js';
+import { openSyncMakingFolder } from '../open-sync.js';
 import { problemsFromZod } from '../problems.js';
 import type { FileProblem, Message } from '../types.js';
 import { MessageSchema } from '../types.js';
@@ -24,7 +25,7 @@ export async function appendArchive(file: string, messages: readonly Message[], 
 }
 
 function appendInline(file: string, lines: string, durable: boolean): void {
-  const fd = openForAppendSync(file);
+  const fd = openSyncMakingFolder(file, 'a+');
   try {
     const { size } = fstatSync(fd);
     const last = Buffer.alloc(1);
@@ -33,16 +34,6 @@ function appendInline(file: string, lines: string, durable: boolean): void {
     if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
-  }
-}
-
-function openForAppendSync(file: string): number {
-  try {
-    return openSync(file, 'a+');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dirname(file), { recursive: true });
-    return openSync(file, 'a+');
   }
 }
 
