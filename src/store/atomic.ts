@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } fro
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import type { Fence } from './fence.js';
 import { openSyncMakingFolder } from './open-sync.js';
 import { runsInline } from './inline-io.js';
 
@@ -23,6 +24,13 @@ export interface AtomicWriteOptions {
    * nothing (a status snapshot): still atomic, never torn, just not forced out.
    */
   durable?: boolean;
+  /**
+   * The hold of the lock this write happens under (`withLock` hands it to its
+   * function): checked last before the rename, which then follows at once on
+   * this thread; throws LockLostError (nothing written) when the lock was
+   * lost or the file changed meanwhile.
+   */
+  fence?: Fence;
 }
 
 let written = 0;
@@ -43,13 +51,25 @@ export async function writeFileAtomic(
       rmSync(tmp, { force: true });
       return false;
     }
-    await io.rename(tmp, file);
+    await commit(io, tmp, file, options.fence);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
   if (durable) await io.syncDir(dir);
   return true;
+}
+
+/**
+ * A fenced rename is synchronous and right after its check: between the two
+ * only a stop of the whole process in those microseconds can slip a
+ * takeover in (docs/RELIABILITY.md, "Fenced writes").
+ */
+async function commit(io: FileOps, tmp: string, file: string, fence: Fence | undefined): Promise<void> {
+  if (!fence) return io.rename(tmp, file);
+  fence.verify(file);
+  renameSync(tmp, file);
+  fence.committed(file);
 }
 
 interface FileOps {

@@ -10,10 +10,13 @@ import {
   rmdirSync,
   unlinkSync,
   utimesSync,
+  writeSync,
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { holderOf, isFuture } from './lock-holder.js';
+import { isGone, ownIdentity } from './process-identity.js';
 
 /**
  * The cross-process half of a lock. The lock of `dir/x.json` is the entry
@@ -29,13 +32,18 @@ import { threadId } from 'node:worker_threads';
  *
  * Liveness is the owner file's mtime, which its holder refreshes while it
  * holds locks: a lock whose mtime is older than `staleMs` was left by a dead
- * process and is taken over. Every operation is synchronous: each is one small
- * syscall, cheaper than a round trip through libuv's thread pool.
+ * process and is taken over. The owner file holds its process's identity
+ * (pid, start time, host): a lock whose mtime lies in the future (a clock
+ * stepped back, a copied file) is taken over at once when that process is
+ * gone. Every operation is synchronous: each is one small syscall, cheaper
+ * than a round trip through libuv's thread pool.
  */
 export interface HeldLock {
   readonly path: string;
   /** The owner file's inode: a release removes the entry only while it is still ours. */
   readonly ino: number;
+  /** The owner file: while it exists with `ino`, an entry with that inode is ours (inode numbers are reused). */
+  readonly ownerPath: string;
   readonly staleMs: number;
   readonly onCompromised: (err: Error) => void;
 }
@@ -65,7 +73,7 @@ export function tryAcquire(path: string, staleMs: number, onCompromised: (err: E
   if (!linkOwner(owner, path) && !(takeOverIfStale(path, staleMs, owner) && linkOwner(owner, path))) {
     return { busy: true };
   }
-  const lock: HeldLock = { path, ino: owner.ino, staleMs, onCompromised };
+  const lock: HeldLock = { path, ino: owner.ino, ownerPath: owner.path, staleMs, onCompromised };
   held.add(lock);
   ticker ??= setInterval(refreshHeld, REFRESH_TICK_MS).unref();
   return { taken: lock };
@@ -79,6 +87,15 @@ export function release(lock: HeldLock): void {
     return;
   }
   unlinkSync(lock.path);
+}
+
+/**
+ * Whether `lock` is still ours, asked just before a write under it commits:
+ * not reported lost, its entry still links our owner file, and that file is
+ * still ours (so the inode cannot be a reused number).
+ */
+export function stillHeld(lock: HeldLock): boolean {
+  return held.has(lock) && statOrNull(lock.path)?.ino === lock.ino && statOrNull(lock.ownerPath)?.ino === lock.ino;
 }
 
 /** This thread's owner file in `locksDir`, its mtime fresh enough that a lock linked now is not stale. */
@@ -104,6 +121,7 @@ function createOwner(locksDir: string): Owner {
     fd = openSync(path, 'wx');
   }
   try {
+    writeSync(fd, `${JSON.stringify(ownIdentity())}\n`);
     const owner: Owner = { path, ino: fstatSync(fd).ino, refreshedAt: Date.now() };
     if (owners.size === 0) process.once('exit', removeOwners);
     sweepDeadOwners(locksDir);
@@ -139,16 +157,17 @@ function linkOwner(owner: Owner, path: string): boolean {
 function takeOverIfStale(path: string, staleMs: number, owner: Owner): boolean {
   const seen = statOrNull(path);
   if (seen === null) return true;
-  if (!isStale(seen, staleMs)) return false;
+  if (!isAbandoned(path, seen, staleMs)) return false;
   const guard = `${path}.takeover`;
   if (!linkOwner(owner, guard)) {
     // A contender died during its takeover: its guard is stale too.
-    if (isStale(statOrNull(guard), staleMs)) removeEntry(guard);
+    const guarded = statOrNull(guard);
+    if (guarded && isAbandoned(guard, guarded, staleMs)) removeEntry(guard);
     return false;
   }
   try {
     const now = statOrNull(path);
-    if (now && !isStale(now, staleMs)) return false;
+    if (now && !isAbandoned(path, now, staleMs)) return false;
     removeEntry(path);
     return true;
   } finally {
@@ -158,6 +177,19 @@ function takeOverIfStale(path: string, staleMs: number, owner: Owner): boolean {
 
 const isStale = (stats: Stats | null, staleMs: number): boolean =>
   stats !== null && Date.now() - stats.mtimeMs > staleMs;
+
+/**
+ * Stale, or refreshed "in the future" by a process that is gone: such an
+ * mtime would keep the lock fresh until the clock catches up (maybe for
+ * hours), so its holder is asked instead. A live holder keeps it (reported
+ * by `teamd validate` and `teamd status` as a stuck lock).
+ */
+function isAbandoned(path: string, stats: Stats, staleMs: number): boolean {
+  if (isStale(stats, staleMs)) return true;
+  if (!isFuture(stats)) return false;
+  const holder = holderOf(path);
+  return holder !== null && isGone(holder);
+}
 
 /** Keeps long-held locks fresh and notices one taken over while held. */
 function refreshHeld(): void {

@@ -1,6 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { Fence, LockLostError } from './fence.js';
 import { lockEntryFor, release, tryAcquire, type HeldLock } from './lock-link.js';
 import type { Outcome } from './types.js';
+
+export { Fence, LockLostError } from './fence.js';
 
 export interface LockOptions {
   /** A lock whose holder stopped refreshing it for this long is taken over. */
@@ -9,6 +12,11 @@ export interface LockOptions {
   retries?: number;
   /** Called instead of throwing when a held lock was lost (e.g. the event loop stalled past `staleMs`). */
   onCompromised?: (incident: LockIncident) => void;
+  /**
+   * Called inside a fenced write just before its check (for tests: a holder
+   * stops itself here, inside its critical section, after it read the file).
+   */
+  beforeCommit?: (file: string) => void;
 }
 
 /** A lock that was lost while held, or failed to release: recorded, never thrown. */
@@ -45,8 +53,10 @@ export const lockPathFor = lockEntryFor;
  * Calls in one process queue up in order before touching the lock directory,
  * so only processes compete for it. Not reentrant: `fn` must not lock `file` again.
  * Rejects with LockBusyError when the lock stays held through every retry.
+ * `fn` gets the hold's Fence: writes that pass it (`writeFileAtomic`'s
+ * `fence`) refuse to commit once the lock is lost (LockLostError).
  */
-export async function withLock<T>(file: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+export async function withLock<T>(file: string, fn: (fence: Fence) => Promise<T>, opts: LockOptions = {}): Promise<T> {
   return queued(file, () => withProcessLock(file, fn, opts));
 }
 
@@ -77,11 +87,11 @@ export async function queued<T>(file: string, fn: () => Promise<T>): Promise<T> 
 /** How many `withLock`/`queued` calls of this process are running or waiting for `file`. */
 export const queuedFor = (file: string): number => queueDepth.get(file) ?? 0;
 
-async function withProcessLock<T>(file: string, fn: () => Promise<T>, opts: LockOptions): Promise<T> {
+async function withProcessLock<T>(file: string, fn: (fence: Fence) => Promise<T>, opts: LockOptions): Promise<T> {
   const report = opts.onCompromised ?? recordIncident;
   const lock = await acquire(file, opts, (err) => report(incidentOf(file, err)));
   try {
-    return await fn();
+    return await fn(new Fence(file, lock, opts.beforeCommit));
   } finally {
     try {
       release(lock);
@@ -119,23 +129,26 @@ function recordIncident(incident: LockIncident): void {
 
 /** Why `tryWithLock` did not run (or finish) its function. */
 export interface LockFailure {
-  reason: 'busy' | 'io';
+  /** `lost`: a fenced write found the lock taken over (or the file changed) and wrote nothing. */
+  reason: 'busy' | 'io' | 'lost';
   message: string;
 }
 
 /**
- * `withLock`, with a lock held through every retry or a failed file operation
- * (ENOSPC, EACCES, …) returned as data. Anything else is a bug and is thrown.
+ * `withLock`, with a lock held through every retry, a lock lost before a
+ * fenced write, or a failed file operation (ENOSPC, EACCES, …) returned as
+ * data. Anything else is a bug and is thrown.
  */
 export async function tryWithLock<T>(
   file: string,
-  fn: () => Promise<T>,
+  fn: (fence: Fence) => Promise<T>,
   opts?: LockOptions,
 ): Promise<Outcome<T, LockFailure>> {
   try {
     return { ok: true, value: await withLock(file, fn, opts) };
   } catch (err) {
     if (err instanceof LockBusyError) return { ok: false, error: { reason: 'busy', message: err.message } };
+    if (err instanceof LockLostError) return { ok: false, error: { reason: 'lost', message: err.message } };
     const code = (err as NodeJS.ErrnoException).code;
     if (typeof code === 'string') return { ok: false, error: { reason: 'io', message: `${file}: ${code}` } };
     throw err;

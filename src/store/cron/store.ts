@@ -1,9 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
 import { listStems } from '../folder.js';
 import { newId } from '../ids.js';
 import { readJson, writeJson } from '../json-file.js';
-import { tryWithLock } from '../lock.js';
+import { tryWithLock, type Fence } from '../lock.js';
 import { fileFor, invalidIdReason, teamPaths, type TeamPaths } from '../paths.js';
 import { describeInputError, formatProblem, parseWith } from '../problems.js';
 import type { CronJob, FileProblem, Outcome } from '../types.js';
@@ -41,10 +41,10 @@ export class CronStore {
     if (!job.durable) return this.addInMemory(job);
     const file = fileFor(this.paths.cron, id);
     if (!file.ok) return file;
-    return this.locked(file.value, async () => {
+    return this.locked(file.value, async (fence) => {
       if ((await this.read(id)).kind !== 'missing')
         return { ok: false, error: `cron job "${id}" already exists` };
-      await writeJson(file.value, job);
+      await writeJson(file.value, job, { fence });
       return { ok: true, value: job };
     });
   }
@@ -77,12 +77,13 @@ export class CronStore {
     }
     const file = fileFor(this.paths.cron, id);
     if (!file.ok) return file;
-    return this.locked(file.value, async () => {
+    return this.locked(file.value, async (fence) => {
       const read = await this.read(id);
       if (read.kind === 'missing') return { ok: false, error: `no cron job "${id}"` };
       if (read.kind === 'invalid')
         return { ok: false, error: `${invalidJob(read.problems)}; fix or delete the file` };
-      await rm(file.value, { force: true });
+      fence.verify(file.value);
+      rmSync(file.value, { force: true });
       return { ok: true, value: read.job };
     });
   }
@@ -155,12 +156,12 @@ export class CronStore {
   private async updateFile(id: string, apply: (job: CronJob) => Outcome<CronJob>): Promise<Outcome<CronJob>> {
     const file = fileFor(this.paths.cron, id);
     if (!file.ok) return file;
-    return this.locked(file.value, async () => {
+    return this.locked(file.value, async (fence) => {
       const read = await this.read(id);
       if (read.kind === 'missing') return { ok: false, error: `no cron job "${id}"` };
       if (read.kind === 'invalid') return { ok: false, error: invalidJob(read.problems) };
       const next = apply(read.job);
-      if (next.ok) await writeJson(file.value, next.value);
+      if (next.ok) await writeJson(file.value, next.value, { fence });
       return next;
     });
   }
@@ -189,7 +190,7 @@ export class CronStore {
     return { kind: 'ok', job: parsed.value };
   }
 
-  private async locked<T>(file: string, fn: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  private async locked<T>(file: string, fn: (fence: Fence) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     const done = await tryWithLock(file, fn, this.options.lock);
     return done.ok ? done.value : { ok: false, error: done.error.message };
   }

@@ -1,3 +1,4 @@
+import type { Fence } from '../fence.js';
 import { readJson, writeJson } from '../json-file.js';
 import { parseWith } from '../problems.js';
 import type { FileProblem, Message, Outcome } from '../types.js';
@@ -28,8 +29,9 @@ export async function readInboxArray(
   return { ok: true, value: json.value };
 }
 
-export async function writeInbox(file: string, messages: readonly unknown[]): Promise<void> {
-  await writeJson(file, messages);
+/** Written under the inbox's lock: `fence` refuses the commit once that lock is lost. */
+export async function writeInbox(file: string, messages: readonly unknown[], fence: Fence): Promise<void> {
+  await writeJson(file, messages, { fence });
 }
 
 /** A message as handed out again or archived: no longer marked as delivering. */

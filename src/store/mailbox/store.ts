@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { listStems } from '../folder.js';
 import { newId } from '../ids.js';
-import { tryWithLock } from '../lock.js';
+import { tryWithLock, type Fence } from '../lock.js';
 import { fileFor, invalidIdReason, teamPaths, type TeamPaths } from '../paths.js';
 import { describeInputError, formatProblem } from '../problems.js';
 import type { FileProblem, Message, Outcome } from '../types.js';
@@ -187,34 +187,34 @@ export class MailboxStore {
 
   /** Lock, read, change, write: the path every change of a delivery state takes. */
   private async changeInbox<T>(agent: string, change: InboxChange<T>): Promise<Outcome<T>> {
-    return this.withInboxLock(agent, async (file, label) => {
+    return this.withInboxLock(agent, async (file, label, fence) => {
       const read = await readInbox(file, label);
       if (!read.ok) return { ok: false, error: read.error.map(formatProblem).join('; ') };
       const next = await change(read.value);
-      if (next.messages) await writeInbox(file, next.messages);
+      if (next.messages) await writeInbox(file, next.messages, fence);
       return { ok: true, value: next.value };
     });
   }
 
   /** Lock, read the array, append, write: sending never rewrites or judges the messages already there. */
   private async append(message: Message): Promise<Outcome<Message>> {
-    return this.withInboxLock(message.to, async (file, label) => {
+    return this.withInboxLock(message.to, async (file, label, fence) => {
       const read = await readInboxArray(file, label);
       if (!read.ok) return { ok: false, error: read.error.map(formatProblem).join('; ') };
-      await writeInbox(file, [...read.value, message]);
+      await writeInbox(file, [...read.value, message], fence);
       return { ok: true, value: message };
     });
   }
 
   private async withInboxLock<T>(
     agent: string,
-    fn: (file: string, label: string) => Promise<Outcome<T>>,
+    fn: (file: string, label: string, fence: Fence) => Promise<Outcome<T>>,
   ): Promise<Outcome<T>> {
     const file = this.inboxFile(agent);
     if (!file.ok) return file;
     const done = await tryWithLock(
       file.value,
-      () => fn(file.value, this.label(file.value)),
+      (fence) => fn(file.value, this.label(file.value), fence),
       this.options.lock,
     );
     return done.ok ? done.value : { ok: false, error: done.error.message };

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { listStems } from '../folder.js';
 import { writeFileAtomic } from '../atomic.js';
+import type { Fence } from '../fence.js';
 import { jsonText, parseJson, readJsonSync, readTextSync, type JsonRead } from '../json-file.js';
 import { fileFor, invalidIdReason } from '../paths.js';
 import type { FileProblem, Outcome, Task } from '../types.js';
@@ -21,6 +22,8 @@ export interface TaskWriteOptions {
    * claimed again); outcomes, notes and new tasks are always forced to disk.
    */
   durable?: boolean;
+  /** The hold of the task's lock: the write commits only while it is still ours (see `writeFileAtomic`). */
+  fence?: Fence;
 }
 
 /** Enough of a file's stat to tell that it was replaced or rewritten. */
@@ -152,7 +155,7 @@ export class TaskFiles {
     const { unchanged } = how;
     const onlyIf = unchanged && (async () => sameStamp(unchanged, await stampOf(file.value)));
     const text = jsonText(task);
-    const written = await writeFileAtomic(file.value, text, { onlyIf, durable: how.durable });
+    const written = await writeFileAtomic(file.value, text, { onlyIf, durable: how.durable, fence: how.fence });
     if (written) this.remember(task.id, text, task);
     return written;
   }

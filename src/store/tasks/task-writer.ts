@@ -1,4 +1,4 @@
-import { tryWithLock, type LockOptions } from '../lock.js';
+import { tryWithLock, type Fence, type LockOptions } from '../lock.js';
 import { formatProblem } from '../problems.js';
 import type { Outcome, Task } from '../types.js';
 import type { TaskFiles } from './task-files.js';
@@ -36,7 +36,7 @@ export class TaskWriter {
   async change(id: string, change: TaskChange, lock?: LockOptions, durable = true): Promise<TaskResultOf<Task>> {
     return this.locked(
       id,
-      async () => {
+      async (fence) => {
         const read = await this.files.read(id);
         if (read.kind === 'missing') return this.missing(id);
         if (read.kind === 'invalid')
@@ -49,7 +49,7 @@ export class TaskWriter {
         if (!next.ok) return refused(next.error);
         const checked = checkChange(read.task, { ...next.value, updatedAt: this.now().toISOString() });
         if (!checked.ok) return refused(checked.error);
-        await this.files.write(checked.value, { durable });
+        await this.files.write(checked.value, { durable, fence });
         this.noteWritten(checked.value);
         this.index.upsert(checked.value);
         return checked;
@@ -60,9 +60,9 @@ export class TaskWriter {
 
   /** Writes a new task unless its file exists (also one written by another process). */
   async writeNew(task: Task): Promise<TaskResultOf<Task>> {
-    return this.locked(task.id, async () => {
+    return this.locked(task.id, async (fence) => {
       if (await this.files.exists(task.id)) return refused(`task "${task.id}" already exists`);
-      await this.files.write(task);
+      await this.files.write(task, { fence });
       this.noteWritten(task);
       this.index.upsert(task);
       return { ok: true, value: task };
@@ -76,11 +76,11 @@ export class TaskWriter {
    * must win (its own watcher event brings it in).
    */
   async normalise(seen: Task): Promise<Task> {
-    const written = await this.locked(seen.id, async (): Promise<TaskResultOf<Task>> => {
+    const written = await this.locked(seen.id, async (fence): Promise<TaskResultOf<Task>> => {
       const stamp = await this.files.stamp(seen.id);
       const fresh = await this.files.read(seen.id);
       if (fresh.kind !== 'ok' || stamp === null) return refused('changed while normalising');
-      if (!fresh.complete && !(await this.files.write(fresh.task, { unchanged: stamp }))) return refused('dropped again');
+      if (!fresh.complete && !(await this.files.write(fresh.task, { unchanged: stamp, fence }))) return refused('dropped again');
       this.noteWritten(fresh.task);
       return { ok: true, value: fresh.task };
     });
@@ -110,7 +110,7 @@ export class TaskWriter {
 
   private async locked<T>(
     id: string,
-    fn: () => Promise<TaskResultOf<T>>,
+    fn: (fence: Fence) => Promise<TaskResultOf<T>>,
     lock?: LockOptions,
   ): Promise<TaskResultOf<T>> {
     const file = this.files.fileOf(id);

@@ -50,7 +50,8 @@ export type RefreshResult =
 
 /** Why a change was refused; internal callers branch on `reason`, the public API returns `message`. */
 export interface TaskError {
-  reason: 'missing' | 'invalid' | 'refused' | 'busy' | 'io';
+  /** `lost`: the lock was taken over while this change held it (a stall past its staleness); nothing was written. */
+  reason: 'missing' | 'invalid' | 'refused' | 'busy' | 'io' | 'lost';
   message: string;
 }
 

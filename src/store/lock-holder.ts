@@ -1,0 +1,83 @@
+import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import { teamPaths } from './paths.js';
+import { isGone, type ProcessIdentity } from './process-identity.js';
+
+/** What an owner file says about its process (written when the owner file is made). */
+const HolderSchema = z.object({ pid: z.number().int().positive(), start: z.string().nullable(), host: z.string() });
+
+/** Clock skew allowed between the holder's refresh and our clock before an mtime counts as "in the future". */
+const FUTURE_SLACK_MS = 1_000;
+
+/** A lock entry whose mtime lies ahead of our clock: it looks fresh to everyone until the clock gets there. */
+export const isFuture = (stats: Stats, now = Date.now()): boolean => stats.mtimeMs > now + FUTURE_SLACK_MS;
+
+/** The process that holds the lock entry `path` (a hard link to its owner file), or null when it does not say. */
+export function holderOf(path: string): ProcessIdentity | null {
+  try {
+    const parsed = HolderSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // gone, a directory (a lock made by hand), or an owner file of an older teamd (empty)
+  }
+}
+
+/** A lock no writer will take over by itself, for `teamd validate` and `teamd status`. */
+export interface StuckLock {
+  /** Repo-relative, e.g. `.tasks/.locks/t1.json`. */
+  file: string;
+  /** The entry's mtime (in the future). */
+  refreshedAt: string;
+  holder: ProcessIdentity | null;
+  message: string;
+}
+
+const LOCKS = '.locks';
+
+/**
+ * Lock entries of `.tasks`, `.mailboxes` and `.cron` whose mtime lies in the
+ * future while their holder is alive or unknown: every claim or send on that
+ * file fails as busy until the clock passes the mtime. (A holder that is gone
+ * is taken over at the next attempt, so it is not reported.)
+ */
+export function stuckLocks(repoRoot: string, now = Date.now()): StuckLock[] {
+  const paths = teamPaths(repoRoot);
+  const stuck: StuckLock[] = [];
+  for (const folder of [paths.tasks, paths.mailboxes, paths.cron]) {
+    const dir = join(folder, LOCKS);
+    for (const name of entriesOf(dir)) {
+      const found = stuckEntry(join(dir, name), now);
+      if (found) stuck.push({ ...found, file: relative(paths.root, join(dir, name)) });
+    }
+  }
+  return stuck;
+}
+
+function stuckEntry(path: string, now: number): Omit<StuckLock, 'file'> | null {
+  let stats: Stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return null;
+  }
+  if (!isFuture(stats, now)) return null;
+  const holder = holderOf(path);
+  if (holder !== null && isGone(holder)) return null;
+  const refreshedAt = new Date(stats.mtimeMs).toISOString();
+  const who = holder ? `pid ${holder.pid} on ${holder.host} (alive or on another host)` : 'an unknown holder';
+  return {
+    refreshedAt,
+    holder,
+    message: `lock held by ${who} with a refresh time in the future (${refreshedAt}): writers of this file wait until then; if no teamd process of this team is running, delete the entry`,
+  };
+}
+
+/** Lock entries (not owner files, not takeover guards) in `dir`. */
+function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => !n.startsWith('.owner-') && !n.endsWith('.takeover'));
+  } catch {
+    return [];
+  }
+}
