@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { readTeamStatus, type TeamStatus } from '../observe/status.js';
+import { stuckLocks, type StuckLock } from '../store/lock-holder.js';
 import { fail } from './cli-error.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
@@ -20,8 +21,15 @@ async function status(options: DirOption & { json?: boolean }): Promise<void> {
   const loaded = await loadConfig(repoRoot);
   if (!loaded.ok) fail(loaded.error);
   const s = await readTeamStatus(repoRoot, loaded.config);
-  if (options.json) return printJson(s);
+  const locks = stuckLocks(repoRoot);
+  if (options.json) return printJson({ ...s, stuckLocks: locks });
   printStatus(s);
+  printStuckLocks(locks);
+}
+
+/** Locks no writer takes over by itself (see `stuckLocks`): claims and sends on those files fail as busy. */
+function printStuckLocks(locks: readonly StuckLock[]): void {
+  for (const l of locks) printLine(`stuck lock: ${l.file}: ${l.message}`);
 }
 
 const age = (ms: number | null): string =>

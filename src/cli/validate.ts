@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { configPath, loadConfig } from '../config/load.js';
 import { checkTeamFiles } from '../store/check.js';
+import { stuckLocks } from '../store/lock-holder.js';
 import { formatProblem } from '../store/problems.js';
 import type { FileProblem } from '../store/types.js';
 import { CliError } from './cli-error.js';
@@ -40,6 +41,8 @@ async function validate(options: ValidateOptions): Promise<void> {
   const problems: FileProblem[] = config.ok
     ? report.problems
     : [configProblem(repo, config.error), ...report.problems];
+  // A lock refreshed in the future by a live (or unknown) holder: writers of that file wait until then.
+  problems.push(...stuckLocks(repo).map(({ file, message }) => ({ file, message })));
   if (options.json) printJson({ ok: problems.length === 0, problems, counts: report.counts });
   else for (const problem of problems) printLine(formatProblem(problem));
   if (problems.length) throw new CliError(`${problems.length} problem(s) found`);
