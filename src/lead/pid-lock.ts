@@ -1,32 +1,58 @@
-import { openSync, closeSync, writeSync, readFileSync, rmSync, mkdirSync, existsSync } from 'node:fs';
+import { openSync, closeSync, writeSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { isAlive, isGone, ownIdentity, type ProcessIdentity } from '../store/process-identity.js';
+
+export { isAlive } from '../store/process-identity.js';
 
 export const pidFilePath = (repoRoot: string): string => join(repoRoot, '.team', 'state', 'lead.pid');
 
 export type PidLock = { ok: true; release: () => void } | { ok: false; pid: number; error: string };
 
-/** True when a process with this pid exists (EPERM: exists but is not ours). */
-export function isAlive(pid: number): boolean {
+/**
+ * `lead.pid`: one JSON line naming the lead process, with its start time, so
+ * that a pid reused by an unrelated process after the lead died (a reboot, a
+ * SIGKILL long ago) is not taken for a running lead. The `teamd` marker tells
+ * it from any other file. A bare pid (the format of older versions) is still
+ * read: its process counts as the lead while it lives.
+ */
+const LeadRecordSchema = z.object({
+  teamd: z.literal('lead'),
+  pid: z.number().int().positive(),
+  start: z.string().nullable(),
+  host: z.string(),
+});
+
+/** The lead the file names: its identity when recorded, else only a pid; null when the file says nothing usable. */
+function readRecord(file: string): { pid: number; identity: ProcessIdentity | null } | null {
+  let text: string;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    text = readFileSync(file, 'utf8').trim();
+  } catch {
+    return null;
+  }
+  if (/^\d+$/.test(text)) return { pid: Number(text), identity: null };
+  try {
+    const parsed = LeadRecordSchema.safeParse(JSON.parse(text));
+    return parsed.success ? { pid: parsed.data.pid, identity: parsed.data } : null;
+  } catch {
+    return null;
   }
 }
 
-/** The pid of the running lead of this repository, or null. */
+/** The pid of the running lead of this repository, or null (none, or the recorded process is gone or another one). */
 export function runningLeadPid(repoRoot: string): number | null {
-  const file = pidFilePath(repoRoot);
-  if (!existsSync(file)) return null;
-  const pid = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid) && pid !== process.pid ? pid : null;
+  const record = readRecord(pidFilePath(repoRoot));
+  if (record === null || record.pid === process.pid) return null;
+  const running = record.identity ? !isGone(record.identity) : isAlive(record.pid);
+  return running ? record.pid : null;
 }
 
 /**
  * One lead per repository. The pid file is created exclusively (O_EXCL), so two
  * leads starting at once cannot both win; a file left by a dead lead (SIGKILL)
- * is recognised by its pid no longer existing and replaced.
+ * is recognised by its process being gone (or its pid now naming a process
+ * started at another time) and replaced.
  */
 export function acquirePidLock(repoRoot: string): PidLock {
   const file = pidFilePath(repoRoot);
@@ -34,7 +60,7 @@ export function acquirePidLock(repoRoot: string): PidLock {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(file, 'wx');
-      writeSync(fd, `${process.pid}\n`);
+      writeSync(fd, `${JSON.stringify({ teamd: 'lead', ...ownIdentity() })}\n`);
       closeSync(fd);
       return { ok: true, release: () => releaseIfOurs(file) };
     } catch (err) {
@@ -50,9 +76,5 @@ export function acquirePidLock(repoRoot: string): PidLock {
 }
 
 function releaseIfOurs(file: string): void {
-  try {
-    if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
-  } catch {
-    // already gone
-  }
+  if (readRecord(file)?.pid === process.pid) rmSync(file, { force: true });
 }
