@@ -21,7 +21,7 @@ import { Oversight } from './oversight.js';
 import { excludeLockFolders } from '../git/exclude.js';
 import { acquirePidLock } from './pid-lock.js';
 import { TeammatePool } from './pool.js';
-import { reclaimFrom, reconcileOnBoot } from './reconcile.js';
+import { reclaimFrom, reclaimLeaseless, reconcileOnBoot } from './reconcile.js';
 import { resolveTeamConfig, type ConfigOverrides } from './team-config.js';
 import { ProcessGroups } from './process-groups.js';
 import { TaskShare } from './task-share.js';
@@ -205,6 +205,7 @@ export class Lead {
   }
 
   private async reap(): Promise<void> {
+    await reclaimLeaseless(this.tasks, this.config.leaseMs, (e) => this.log.append(e));
     const changed = await this.tasks.reclaimExpired(new Date(), this.config.maxAttempts);
     for (const t of changed) this.log.append({ type: 'task_reclaimed', task: t.id, previousOwner: null, attempts: t.attempts, failed: t.status === 'failed' });
   }

@@ -8,7 +8,11 @@
  * - a task finished and waiting for its merge stays as it is (the merge queue
  *   picks it up again);
  * - mail taken but never acknowledged is handed out again (recipients drop ids
- *   they already hold).
+ *   they already hold);
+ * - a task in progress with no lease (a hand edit, a copied file) is unstuck:
+ *   without an owner back to pending, with one leased to that owner, who
+ *   renews it if it is really working on it (`repairLeaseless`). The reaper
+ *   does the same while the lead runs.
  */
 import type { TeamConfig } from '../config/schema.js';
 import type { TeamEvent } from '../observe/types.js';
@@ -53,12 +57,21 @@ export async function reclaimFrom(
   }
 }
 
+/** Unsticks tasks in progress without a lease (see `repairLeaseless`) and logs what it did. */
+export async function reclaimLeaseless(tasks: TaskStore, leaseMs: number, log: (e: TeamEvent) => void): Promise<void> {
+  for (const t of await tasks.repairLeaseless(new Date(), leaseMs, awaitingMerge)) {
+    if (t.status === 'pending') log({ type: 'task_reclaimed', task: t.id, previousOwner: null, attempts: t.attempts, failed: false });
+    else log({ type: 'notice', message: `task ${t.id} was in progress for ${t.owner} with no lease: leased to ${t.owner} until ${t.lease?.expiresAt}` });
+  }
+}
+
 export async function reconcileOnBoot(deps: { tasks: TaskStore; mailbox: MailboxStore; config: TeamConfig; log: (e: TeamEvent) => void }): Promise<void> {
   const { tasks, mailbox, config, log } = deps;
   for (const t of config.teammates) {
     await reclaimFrom(tasks, t.name, 'the previous lead stopped while this task was in progress', config.maxAttempts, log);
     await mailbox.recoverStale(t.name, 0);
   }
+  await reclaimLeaseless(tasks, config.leaseMs, log);
   for (const task of await tasks.reclaimExpired(new Date(), config.maxAttempts)) {
     log({ type: 'task_reclaimed', task: task.id, previousOwner: null, attempts: task.attempts, failed: task.status === 'failed' });
   }

@@ -83,6 +83,28 @@ export function noteTask(task: Task, by: string, text: string, now: Date): Outco
 export const leaseExpired = (task: Task, now: Date): boolean =>
   task.status === 'in_progress' && task.lease !== null && Date.parse(task.lease.expiresAt) <= now.getTime();
 
+/** In progress with no lease (a file written by hand, or copied): no lease will ever run out, so nothing would reclaim it. */
+export const leaseMissing = (task: Task): boolean => task.status === 'in_progress' && task.lease === null;
+
+/**
+ * Unsticks a task in progress without a lease. Without an owner nobody can
+ * be working on it (a claim always names one): back to pending at once. With
+ * an owner, that owner gets a lease of `leaseMs` from now: a live owner
+ * working on it renews it (a renewal needs only the status and the owner),
+ * and if nobody does, it runs out and `reclaimTask` takes the task back like
+ * any lost lease (one attempt counted).
+ */
+export function repairLeaseless(task: Task, now: Date, leaseMs: number): Outcome<Task> {
+  if (!leaseMissing(task)) return refuse(`task "${task.id}" is not in progress without a lease`);
+  if (task.owner === null) {
+    const text = 'was in progress with no owner and no lease: back to pending';
+    return accept(withNote({ ...task, status: 'pending' }, 'teamd', text, now));
+  }
+  const lease = leaseUntil(task.owner, now, leaseMs);
+  const text = `was in progress for ${task.owner} with no lease: leased to ${task.owner} until ${lease.expiresAt}; back to pending if not renewed by then`;
+  return accept(withNote({ ...task, lease }, 'teamd', text, now));
+}
+
 /**
  * A lease that ran out (its holder crashed or hung): the task returns to
  * pending with one more attempt, or fails once `maxAttempts` leases were lost.

@@ -254,6 +254,21 @@ export class TaskStore {
     return changed;
   }
 
+  /**
+   * Tasks in progress with no lease (never written so by teamd: a hand edit,
+   * a copied file), unstuck by `repairLeaseless`; `skip` leaves some alone.
+   * Returns the tasks it changed.
+   */
+  async repairLeaseless(now: Date, leaseMs: number, skip: (t: Task) => boolean = () => false): Promise<Task[]> {
+    const changed: Task[] = [];
+    for (const task of this.list({ status: 'in_progress' })) {
+      if (!life.leaseMissing(task) || skip(task)) continue;
+      const repaired = await this.writer.change(task.id, (t) => (skip(t) ? { ok: false, error: 'skipped' } : life.repairLeaseless(t, now, leaseMs)));
+      if (repaired.ok) changed.push(repaired.value);
+    }
+    return changed;
+  }
+
   private now(): Date {
     return this.options.now?.() ?? new Date();
   }
