@@ -86,13 +86,29 @@ async function tellLead(host: TeammateHost, task: Task, summary: string, extra: 
 }
 
 async function fail(host: TeammateHost, task: Task, error: string): Promise<void> {
-  await host.deps.tasks.fail(task.id, host.name, error);
-  host.deps.log({ type: 'task_failed', task: task.id, agent: host.name, error });
+  const failed = await host.deps.tasks.fail(task.id, host.name, error);
+  if (failed.ok) host.deps.log({ type: 'task_failed', task: task.id, agent: host.name, error });
+  else unrecorded(host, task, `failed (${error})`, failed.error);
 }
 
 async function release(host: TeammateHost, task: Task, reason: string): Promise<void> {
-  await host.deps.tasks.release(task.id, host.name, reason);
-  host.deps.log({ type: 'task_released', task: task.id, agent: host.name, reason });
+  const released = await host.deps.tasks.release(task.id, host.name, reason);
+  if (released.ok) host.deps.log({ type: 'task_released', task: task.id, agent: host.name, reason });
+  else unrecorded(host, task, `was released (${reason})`, released.error);
+}
+
+/**
+ * The event log says what the file says: an outcome that could not be
+ * written (ENOSPC, EROFS, a lost lock) is not logged as if it were. The
+ * task stays in progress on disk; no one renews its lease any more, so it
+ * runs out and the lead puts the task back on the board.
+ */
+function unrecorded(host: TeammateHost, task: Task, outcome: string, why: string): void {
+  host.deps.log({
+    type: 'notice',
+    agent: host.name,
+    message: `task ${task.id} ${outcome}, but that could not be written (${why}): its file still says in_progress, and it goes back to the board when its lease runs out`,
+  });
 }
 
 export type { TaskResult };
