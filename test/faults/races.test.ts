@@ -10,9 +10,21 @@ import type { Lead } from '../../src/lead/lead.js';
 import { queuedFor } from '../../src/store/lock.js';
 import type { Task } from '../../src/store/types.js';
 import { makeTeamRepo, startLead, until, teamPerTest, type TeamRepo } from '../e2e/support/harness.js';
+import { stopRaceSuite } from '../store/race/stop-race.js';
 import { tasksOnDisk } from './support/files.js';
+import { seededRandom, SEED, sized } from './support/scale.js';
 
 const team = teamPerTest();
+
+// Issue 16, item 6: claimers and senders stopped at random moments past a short lock staleness (seed in the log).
+console.log(`races: seed ${SEED}`);
+stopRaceSuite(
+  sized(
+    { claimers: 8, tasks: 400, senders: 8, messages: 150, staleMs: 150, timeoutMs: 300_000 },
+    { claimers: 4, tasks: 200, senders: 4, messages: 40, staleMs: 150, timeoutMs: 90_000 },
+  ),
+  seededRandom(SEED),
+);
 
 const drop = (dir: string, id: string, subject: string): void => {
   writeFileSync(join(dir, '.tasks', `.${id}.drop`), JSON.stringify({ subject }));

@@ -2,8 +2,10 @@
 // several rounds: `open <repoRoot>` opens the task store and answers `ready`;
 // `go` claims until nothing is left and answers `claimed <json ids>`.
 // Mode `next` uses claimNext; `direct` calls claim on every task in random order.
+// RACE_STALE_MS sets the lock staleness (the stop races use a short one).
 import { createInterface } from 'node:readline';
 import { TaskStore } from '../../../src/store/tasks/index.js';
+import { raceLockOptions } from './race-lock.js';
 
 const [owner, mode] = process.argv.slice(2) as [string, 'next' | 'direct'];
 const LEASE_MS = 600_000;
@@ -32,7 +34,7 @@ async function claimAllDirect(store: TaskStore): Promise<string[]> {
 let store: TaskStore | undefined;
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.startsWith('open ')) {
-    store = await TaskStore.open(line.slice('open '.length));
+    store = await TaskStore.open(line.slice('open '.length), { lock: raceLockOptions() });
     console.log('ready');
   } else if (line === 'go' && store) {
     const claimed = mode === 'next' ? await claimAllNext(store) : await claimAllDirect(store);

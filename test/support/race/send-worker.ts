@@ -1,16 +1,20 @@
 // A sender in its own process: says `ready`, waits for `go` on stdin, sends
-// `count` messages to `to`, prints `sent <json ids>`.
+// `count` messages to `to`, prints `sent <json ids>`. A send that lost its
+// lock (a stall past the staleness) wrote nothing, so it is sent again.
 import { createInterface } from 'node:readline';
 import { MailboxStore } from '../../../src/store/mailbox/index.js';
+import { raceLockOptions } from './race-lock.js';
 
 const [repoRoot, from, to, count] = process.argv.slice(2) as [string, string, string, string];
 
-const mailbox = new MailboxStore(repoRoot);
+const mailbox = new MailboxStore(repoRoot, { lock: raceLockOptions() });
 console.log('ready');
 await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));
 const sent: string[] = [];
 for (let i = 0; i < Number(count); i++) {
-  const message = await mailbox.send({ from, to, content: `${from} #${i}` });
+  let message = await mailbox.send({ from, to, content: `${from} #${i}` });
+  while (!message.ok && /lost race/.test(message.error))
+    message = await mailbox.send({ from, to, content: `${from} #${i}` });
   if (!message.ok) throw new Error(message.error);
   sent.push(message.value.id);
 }

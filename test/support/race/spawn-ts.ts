@@ -19,10 +19,11 @@ export interface TsChild {
 }
 
 /** Runs `node --import tsx <script> ...args` as a real, separate process. */
-export function spawnTs(script: string, args: readonly string[], cwd?: string): TsChild {
+export function spawnTs(script: string, args: readonly string[], cwd?: string, env?: NodeJS.ProcessEnv): TsChild {
   const child = spawn(process.execPath, ['--import', TSX_LOADER, script, ...args], {
     cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
+    env: env ? { ...process.env, ...env } : undefined,
   });
   const lines: string[] = [];
   const waiters = new Set<() => void>();
