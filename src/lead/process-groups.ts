@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { processStart } from '../store/process-identity.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { killProcessGroup } from '../tools/process-group.js';
 
@@ -20,14 +21,7 @@ type GroupRecord = z.infer<typeof RecordSchema>['groups'][number];
 export const processGroupsFile = (repoRoot: string): string => join(repoRoot, '.team', 'state', 'process-groups.json');
 
 /** The start time of a process (field 22 of /proc/<pid>/stat, clock ticks since boot); null when gone or not Linux. */
-export function processStartTime(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
-}
+export const processStartTime = processStart;
 
 export class ProcessGroups {
   private readonly byTeammate = new Map<string, GroupRecord[]>();

@@ -73,6 +73,12 @@ function stuckEntry(path: string, now: number): Omit<StuckLock, 'file'> | null {
   };
 }
 
+/** For a busy lock's error: a note when the entry is stuck (its refresh time lies in the future). */
+export function stuckHint(path: string): string {
+  const stuck = stuckEntry(path, Date.now());
+  return stuck ? `; ${path}: ${stuck.message} (teamd validate reports it)` : '';
+}
+
 /** Lock entries (not owner files, not takeover guards) in `dir`. */
 function entriesOf(dir: string): string[] {
   try {

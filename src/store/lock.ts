@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Fence, LockLostError } from './fence.js';
+import { stuckHint } from './lock-holder.js';
 import { lockEntryFor, release, tryAcquire, type HeldLock } from './lock-link.js';
 import type { Outcome } from './types.js';
 
@@ -29,8 +30,11 @@ export interface LockIncident {
 /** The lock stayed held by someone else through every retry. */
 export class LockBusyError extends Error {
   readonly code = 'ELOCKED';
-  constructor(readonly file: string) {
-    super(`${file}: busy (locked by another process)`);
+  constructor(
+    readonly file: string,
+    hint = '',
+  ) {
+    super(`${file}: busy (locked by another process)${hint}`);
     this.name = 'LockBusyError';
   }
 }
@@ -107,7 +111,7 @@ async function acquire(file: string, opts: LockOptions, onCompromised: (err: Err
   for (let attempt = 0; ; attempt++) {
     const tried = tryAcquire(path, opts.staleMs ?? DEFAULTS.staleMs, onCompromised);
     if ('taken' in tried) return tried.taken;
-    if (attempt >= retries) throw new LockBusyError(file);
+    if (attempt >= retries) throw new LockBusyError(file, stuckHint(path));
     await delay(retryDelayMs(attempt));
   }
 }
