@@ -55,7 +55,7 @@ function broken(dotGit: string, why: string): Outcome<never> {
 }
 
 /** The repository's common git dir (`<repo>/.git`, or where a `.git` file of the main checkout leads). */
-function commonDirOf(repoRoot: string): string {
+export function commonDirOf(repoRoot: string): string {
   const dotGit = join(repoRoot, '.git');
   const gitDir = lstatSync(dotGit).isDirectory() ? dotGit : pointerTarget(dotGit);
   if (gitDir === null) throw new Error(`${dotGit} names no git dir`);
