@@ -39,7 +39,7 @@ describe("write and edit stay out of git's data", () => {
   it('allow names that only start like .git', async () => {
     for (const p of ['.gitignore', '.gitattributes', '.github/workflows/ci.yml', 'my.git/x', '.gitx']) {
       const result = await t.run(writeTool, { file_path: p, content: 'ok\n' });
-      expect(result.isError, `${p}: ${result.content as string}`).toBeFalsy();
+      expect(result.isError, `${p}: ${result.content}`).toBeFalsy();
     }
   });
 });
