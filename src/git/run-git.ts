@@ -1,6 +1,6 @@
 import { safeConfigArgs, safeGitEnv } from './safe-git.js';
 import type { Outcome } from './types.js';
-import { teamdWorktreeRepo, verifiedWorktreeGitDir } from './worktree-pointer.js';
+import { registeredWorktreeGitDir, teamdWorktreeRepo } from './worktree-pointer.js';
 
 /**
  * Plain `git` through execa rather than simple-git: the merge queue branches
@@ -46,11 +46,15 @@ export async function runGit(cwd: string, args: string[], options: GitRunOptions
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
-/** `--git-dir`/`--work-tree` for a teamd worktree whose `.git` checks out, nothing elsewhere. */
+/**
+ * `--git-dir`/`--work-tree` for a registered worktree under `.worktrees/`
+ * whose `.git` checks out; an error when it does not; nothing elsewhere (the
+ * commit step checks its worktree is registered at all: commit.ts).
+ */
 function pinnedGitDir(cwd: string): Outcome<string[]> {
   const repoRoot = teamdWorktreeRepo(cwd);
-  if (repoRoot === null) return { ok: true, value: [] };
-  const gitDir = verifiedWorktreeGitDir(cwd, repoRoot);
+  const gitDir = repoRoot === null ? null : registeredWorktreeGitDir(cwd, repoRoot);
+  if (gitDir === null) return { ok: true, value: [] };
   return gitDir.ok ? { ok: true, value: [`--git-dir=${gitDir.value}`, `--work-tree=${cwd}`] } : gitDir;
 }
 

@@ -29,19 +29,46 @@ export function verifiedWorktreeGitDir(worktree: string, repoRoot: string): Outc
     const common = commonDirOf(repoRoot);
     const admin = registeredAdminDir(common, dotGit);
     if (admin === null) return broken(dotGit, `no git dir under ${join(common, 'worktrees')} is registered for it`);
-    const info = lstatSync(dotGit);
-    if (!info.isFile()) return broken(dotGit, `it is a ${info.isDirectory() ? 'folder' : 'symlink or special file'}, not the file git wrote`);
-    const named = pointerTarget(dotGit);
-    if (named === null || !samePath(named, admin)) {
-      return broken(dotGit, `it says '${readFileSync(dotGit, 'utf8').trim().slice(0, 200)}', not 'gitdir: ${admin}'`);
-    }
-    if (!samePath(resolveFrom(admin, readFileSync(join(admin, 'commondir'), 'utf8')), common)) {
-      return broken(dotGit, `${join(admin, 'commondir')} does not lead back to ${common}`);
-    }
-    return { ok: true, value: admin };
+    return checkPointer(dotGit, admin, common);
   } catch (err) {
     return broken(dotGit, (err as Error).message);
   }
+}
+
+/**
+ * Like `verifiedWorktreeGitDir` for a folder git has registered as a worktree
+ * of `repoRoot`; null for any other folder (one that only happens to live in a
+ * folder named `.worktrees`), which git then finds as it always does.
+ */
+export function registeredWorktreeGitDir(worktree: string, repoRoot: string): Outcome<string> | null {
+  const dotGit = join(worktree, '.git');
+  let common: string;
+  let admin: string | null;
+  try {
+    common = commonDirOf(repoRoot);
+    admin = registeredAdminDir(common, dotGit);
+  } catch {
+    return null;
+  }
+  if (admin === null) return null;
+  try {
+    return checkPointer(dotGit, admin, common);
+  } catch (err) {
+    return broken(dotGit, (err as Error).message);
+  }
+}
+
+function checkPointer(dotGit: string, admin: string, common: string): Outcome<string> {
+  const info = lstatSync(dotGit);
+  if (!info.isFile()) return broken(dotGit, `it is a ${info.isDirectory() ? 'folder' : 'symlink or special file'}, not the file git wrote`);
+  const named = pointerTarget(dotGit);
+  if (named === null || !samePath(named, admin)) {
+    return broken(dotGit, `it says '${readFileSync(dotGit, 'utf8').trim().slice(0, 200)}', not 'gitdir: ${admin}'`);
+  }
+  if (!samePath(resolveFrom(admin, readFileSync(join(admin, 'commondir'), 'utf8')), common)) {
+    return broken(dotGit, `${join(admin, 'commondir')} does not lead back to ${common}`);
+  }
+  return { ok: true, value: admin };
 }
 
 function broken(dotGit: string, why: string): Outcome<never> {

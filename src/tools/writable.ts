@@ -3,6 +3,7 @@
  * not in git's data, not a directory, not hard-linked or on another device
  * (write-guard.ts), and read (unchanged) first when it already exists.
  */
+import type { Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Outcome } from '../store/types.js';
@@ -32,17 +33,22 @@ export async function resolveWritable(ctx: ToolContext, filePath: string): Promi
   const info = await stat(absPath).catch(() => null);
   if (info?.isDirectory()) return { ok: false, error: `${shown} is a directory, not a file.` };
   const rootDev = await deviceOf(realRoot);
-  const plain = whyNotPlainFile(info ?? (await nearestExisting(absPath)), rootDev, shown);
+  const above = info === null ? await nearestExisting(absPath) : null;
+  if (above && !above.info.isDirectory()) {
+    return { ok: false, error: `${shown} cannot be created: ${displayPath(cwd, above.path)} is a file, not a folder.` };
+  }
+  const plain = whyNotPlainFile(info ?? above!.info, rootDev, shown);
   if (plain !== null) return { ok: false, error: plain };
   const refusal = await ctx.fileState.checkWritable(absPath);
   if (refusal !== null) return { ok: false, error: refusal.replace(absPath, shown) };
   return { ok: true, value: { absPath, shown, exists: info !== null, rootDev } };
 }
 
-/** The stats of the deepest folder above a file that does not exist yet (its device is the new file's). */
-async function nearestExisting(absPath: string) {
+/** The deepest existing path above a file that does not exist yet (its device is the new file's). */
+async function nearestExisting(absPath: string): Promise<{ path: string; info: Stats }> {
   for (let dir = path.dirname(absPath); ; dir = path.dirname(dir)) {
     const info = await lstat(dir).catch(() => null);
-    if (info !== null || path.dirname(dir) === dir) return info ?? (await lstat(dir));
+    if (info !== null) return { path: dir, info };
+    if (path.dirname(dir) === dir) return { path: dir, info: await lstat(dir) };
   }
 }

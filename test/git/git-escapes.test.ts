@@ -1,6 +1,7 @@
-import { appendFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gitStatusSummary } from '../../src/agent/context/git.js';
 import { commitWorktree, teammateEmail } from '../../src/git/commit.js';
 import { MergeQueue } from '../../src/git/merge-queue.js';
 import { runGit } from '../../src/git/run-git.js';
@@ -78,6 +79,34 @@ describe("teamd's git in a worktree a teammate controls", () => {
     const listed = await new Worktrees({ repoRoot: repo.root }).list();
     expect(listed.ok).toBe(true);
     expect(markerLeft(marker)).toBe(false);
+  });
+
+  it("the session context's git status runs no fsmonitor of a redirected git dir", async () => {
+    redirectGitDir(path, 'evilgit', trapConfig('core.fsmonitor', marker));
+    await gitStatusSummary(path);
+    expect(markerLeft(marker)).toBe(false);
+  });
+
+  it('a worktree whose registration was pruned away cannot be committed through its .git', async () => {
+    repo.write('src/new.txt', 'the work\n', path);
+    rmSync(join(repo.root, '.git', 'worktrees', 'work'), { recursive: true });
+    redirectGitDir(path, 'evilgit', trapConfig('core.fsmonitor', marker));
+    const result = await commitWorktree(path, asMallory);
+    expect(!result.ok && result.error).toMatch(/no git dir under .* is registered for it/);
+    expect(markerLeft(marker)).toBe(false);
+  });
+
+  it('a repository that merely lives in a folder named .worktrees is used as it is', async () => {
+    const parent = join(repo.root, '..', `${Date.now()}-home`);
+    mkdirSync(join(parent, '.worktrees'), { recursive: true });
+    repo.git(['init', '-q', parent]); // a home folder kept in git, say
+    renameSync(makeRepo().root, join(parent, '.worktrees', 'proj'));
+    try {
+      const run = await runGit(join(parent, '.worktrees', 'proj'), ['rev-parse', '--abbrev-ref', 'HEAD']);
+      expect(run).toMatchObject({ exitCode: 0, stdout: 'main' });
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it("ignores core.fsmonitor, a relative core.hooksPath and a pager in the repository's config", async () => {

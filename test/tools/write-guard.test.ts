@@ -79,3 +79,12 @@ describe('write and edit never change a file through a hard link', () => {
     expect(whyNotPlainFile(statSync(path.join(t.root, 'd')), rootDev, 'd')).toBeNull();
   });
 });
+
+describe('write below a file', () => {
+  it('says which part of the path is a file instead of throwing', async () => {
+    await t.file('a', 'x');
+    const result = await t.run(writeTool, { file_path: 'a/b/c.txt', content: 'y' });
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/a\/b\/c\.txt cannot be created: a is a file, not a folder/);
+  });
+});
