@@ -103,7 +103,8 @@ export function commonDirOf(repoRoot: string): string {
 function registeredAdminDir(common: string, dotGit: string): string | null {
   const base = join(common, 'worktrees');
   const wanted = basename(dirname(dotGit));
-  const names = [wanted, ...readdirSync(base).filter((n) => n !== wanted)];
+  const renamed = wanted.replace(/^\./, '-');
+  const names = [wanted, renamed, ...readdirSync(base).filter((n) => n !== wanted && n !== renamed)];
   for (const name of names) {
     try {
       if (samePath(resolveFrom(join(base, name), readFileSync(join(base, name, 'gitdir'), 'utf8')), dotGit))
