@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worktrees } from '../../src/git/worktrees.js';
-import type { TempRepo } from './temp-repo.js';
+import { cleanEnv, type TempRepo } from './temp-repo.js';
 
 /** A shell command that leaves `marker` behind, and fails (so a filter or monitor also misbehaves). */
 export const touching = (marker: string): string => `touch '${marker}'; false`;
@@ -66,9 +66,3 @@ export function hookAt(dir: string, name: string, marker: string): void {
 }
 
 export const markerLeft = (marker: string): boolean => existsSync(marker);
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key];
-  return env;
-}

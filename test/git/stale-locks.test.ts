@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitWorktree, teammateEmail } from '../../src/git/commit.js';
 import { Worktrees } from '../../src/git/worktrees.js';
 import { hookAt } from './escape-kit.js';
-import { makeRepo, type TempRepo } from './temp-repo.js';
+import { cleanEnv, makeRepo, type TempRepo } from './temp-repo.js';
 
 let repo: TempRepo;
 let worktrees: Worktrees;
@@ -29,7 +29,7 @@ async function killGitMidCommit(): Promise<void> {
   hookAt(join(repo.root, '.git', 'hooks'), 'pre-commit', marker);
   writeFileSync(join(repo.root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\ntouch '${marker}'\nsleep 60\n`);
   repo.write('src/a.txt', 'half\n', path);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_')));
+  const env = cleanEnv();
   const child = spawn('git', ['commit', '-a', '-qm', 'killed'], { cwd: path, env, detached: true, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   await waitFor(() => existsSync(marker));
