@@ -1,5 +1,8 @@
+import { checkRepositoryDrivers } from './repo-drivers.js';
 import { git, identityEnv, runGit } from './run-git.js';
+import { SAFE_DIFF_FLAGS } from './safe-git.js';
 import { TEAM_FOLDERS, TEAMD_IDENTITY, type Outcome } from './types.js';
+import { teamdWorktreeRepo, verifiedWorktreeGitDir } from './worktree-pointer.js';
 
 export interface CommitRequest {
   message: string;
@@ -19,18 +22,23 @@ const TEAM_EXCLUDES = TEAM_FOLDERS.flatMap((f) => [`:(exclude,glob)**/${f}/**`, 
  * teammate and committed by teamd. Files in the team's folders are never
  * committed, even if the teammate staged them itself. `commit` is null when
  * there was nothing to commit; leftover conflict markers are an error and
- * nothing is committed. The repository's commit hooks run: a hook that
- * refuses is an error the daemon can hand back to the teammate.
+ * nothing is committed. The repository's hooks do not run (safe-git.ts)
+ * unless teamd was started trusting them; then a hook that refuses is an
+ * error the daemon can hand back to the teammate. A worktree whose `.git`
+ * was redirected, or a repository config naming a filter or merge command,
+ * is an error and nothing is committed.
  */
 export async function commitWorktree(
   path: string,
   request: CommitRequest,
 ): Promise<Outcome<{ commit: string | null }>> {
+  const trusted = await checkCommitSafety(path);
+  if (!trusted.ok) return trusted;
   const added = await git(path, ['add', '-A', '--', '.', ...TEAM_EXCLUDES]);
   if (!added.ok) return added;
   const unstaged = await unstageTeamFiles(path);
   if (!unstaged.ok) return unstaged;
-  const staged = await runGit(path, ['diff', '--cached', '--quiet']);
+  const staged = await runGit(path, ['diff', ...SAFE_DIFF_FLAGS, '--cached', '--quiet']);
   if (staged.exitCode === 0) return { ok: true, value: { commit: null } };
   const markers = await filesWithConflictMarkers(path);
   if (markers.length > 0) {
@@ -48,9 +56,19 @@ export async function commitWorktree(
   return head.ok ? { ok: true, value: { commit: head.value.trim() } } : head;
 }
 
+/** The worktree's `.git` still leads to the git dir teamd made, and no repository driver would run. */
+async function checkCommitSafety(path: string): Promise<Outcome<void>> {
+  const repoRoot = teamdWorktreeRepo(path);
+  if (repoRoot !== null) {
+    const gitDir = verifiedWorktreeGitDir(path, repoRoot);
+    if (!gitDir.ok) return gitDir;
+  }
+  return checkRepositoryDrivers(path);
+}
+
 /** Takes back out of the index anything under a team folder that was staged earlier. */
 async function unstageTeamFiles(path: string): Promise<Outcome<void>> {
-  const staged = await git(path, ['diff', '--cached', '--name-only', '-z'], { raw: true });
+  const staged = await git(path, ['diff', ...SAFE_DIFF_FLAGS, '--cached', '--name-only', '-z'], { raw: true });
   if (!staged.ok) return staged;
   const teamFiles = staged.value.split('\0').filter((f) => f !== '' && isTeamPath(f));
   if (teamFiles.length === 0) return { ok: true, value: undefined };
@@ -64,7 +82,7 @@ async function unstageTeamFiles(path: string): Promise<Outcome<void>> {
  * `git add -A` would happily mark the file resolved: refuse to commit them.
  */
 async function filesWithConflictMarkers(path: string): Promise<string[]> {
-  const checked = await runGit(path, ['diff', '--cached', '--check']);
+  const checked = await runGit(path, ['diff', ...SAFE_DIFF_FLAGS, '--cached', '--check']);
   const files = new Set<string>();
   for (const line of checked.stdout.split('\n')) {
     const found = /^(.+):\d+: leftover conflict marker$/.exec(line);

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { excludeWorktreesFolder } from './exclude.js';
+import { checkRepositoryDrivers } from './repo-drivers.js';
 import { git, runGit } from './run-git.js';
 import { runSetupCommand } from './run-shell.js';
 import { MERGE_WORKTREE_NAME, WORKTREES_DIR, type Outcome } from './types.js';
@@ -29,8 +30,14 @@ export class MergeWorktree {
     this.path = join(repoRoot, WORKTREES_DIR, MERGE_WORKTREE_NAME);
   }
 
-  /** A clean tree at `commit`. A tree that cannot be cleaned (a crash left locks) is made again. */
+  /**
+   * A clean tree at `commit`. A tree that cannot be cleaned (a crash left locks) is made again.
+   * Refused while the repository's config names a filter or merge command (repo-drivers.ts):
+   * the merged branch's `.gitattributes` is a teammate's to choose.
+   */
   async checkout(commit: string): Promise<Outcome<void>> {
+    const drivers = await checkRepositoryDrivers(this.repoRoot);
+    if (!drivers.ok) return drivers;
     const exists = await this.isRegistered();
     if (!exists.ok) return exists;
     if (exists.value && (await this.clean()).ok) {

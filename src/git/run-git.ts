@@ -1,4 +1,6 @@
+import { safeConfigArgs, safeGitEnv } from './safe-git.js';
 import type { Outcome } from './types.js';
+import { registeredWorktreeGitDir, teamdWorktreeRepo } from './worktree-pointer.js';
 
 /**
  * Plain `git` through execa rather than simple-git: the merge queue branches
@@ -21,33 +23,18 @@ export interface GitRunOptions {
 }
 
 /**
- * Variables that would point git at another repository or index: set when
- * teamd runs inside a git hook (a pre-commit `npm test`), they would make
- * every command here act on the wrong repository.
+ * Runs `git <args>` in `cwd`; a non-zero exit is data, never an exception.
+ * Every run carries the settings of safe-git.ts; in a worktree under
+ * `.worktrees/` git is handed the git dir teamd made for it, after checking
+ * that the worktree's `.git` still points there (worktree-pointer.ts).
  */
-const REPO_SELECTING_ENV = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_PREFIX',
-  'GIT_NAMESPACE',
-];
-
-function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', ...extra };
-  for (const name of REPO_SELECTING_ENV) delete env[name];
-  return env;
-}
-
-/** Runs `git <args>` in `cwd`; a non-zero exit is data, never an exception. */
 export async function runGit(cwd: string, args: string[], options: GitRunOptions = {}): Promise<GitRun> {
+  const pinned = pinnedGitDir(cwd);
+  if (!pinned.ok) return { exitCode: -1, stdout: '', stderr: pinned.error };
   const { execa } = await import('execa');
-  const result = await execa('git', args, {
+  const result = await execa('git', [...pinned.value, ...safeConfigArgs(), ...args], {
     cwd,
-    env: gitEnv(options.env),
+    env: safeGitEnv(options.env),
     extendEnv: false,
     reject: false,
     stripFinalNewline: !options.raw,
@@ -57,6 +44,18 @@ export async function runGit(cwd: string, args: string[], options: GitRunOptions
     return { exitCode: -1, stdout: '', stderr: result.shortMessage ?? 'git could not run' };
   }
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/**
+ * `--git-dir`/`--work-tree` for a registered worktree under `.worktrees/`
+ * whose `.git` checks out; an error when it does not; nothing elsewhere (the
+ * commit step checks its worktree is registered at all: commit.ts).
+ */
+function pinnedGitDir(cwd: string): Outcome<string[]> {
+  const repoRoot = teamdWorktreeRepo(cwd);
+  const gitDir = repoRoot === null ? null : registeredWorktreeGitDir(cwd, repoRoot);
+  if (gitDir === null) return { ok: true, value: [] };
+  return gitDir.ok ? { ok: true, value: [`--git-dir=${gitDir.value}`, `--work-tree=${cwd}`] } : gitDir;
 }
 
 /** Runs git and returns its stdout, or the error git printed (prefixed with the command). */

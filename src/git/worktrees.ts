@@ -8,6 +8,7 @@ import { excludeWorktreesFolder } from './exclude.js';
 import { ensureIntegrationBranch } from './integration.js';
 import { git, resolveCommit, runGit } from './run-git.js';
 import { runSetupCommand } from './run-shell.js';
+import { clearStaleLocks } from './stale-locks.js';
 import {
   AGENT_WORKTREE_PREFIX,
   DEFAULT_INTEGRATION_BRANCH,
@@ -110,6 +111,11 @@ export class Worktrees {
     return this.removeAt(join(this.root, `${AGENT_WORKTREE_PREFIX}${agent}`));
   }
 
+  /** Removes git's stale locks (a killed git's `index.lock`, `locked`) of every worktree under `.worktrees/`. */
+  clearStaleLocks(): Promise<string[]> {
+    return clearStaleLocks(this.repoRoot);
+  }
+
   /** Task worktrees whose task id is not among `knownTaskIds` (their task file is gone). */
   async findOrphans(knownTaskIds: Iterable<string>): Promise<Outcome<WorktreeRecord[]>> {
     const known = new Set(knownTaskIds);
@@ -119,6 +125,8 @@ export class Worktrees {
   }
 
   private async makeOrAdopt(path: string, branch: string, base?: string): Promise<Outcome<TaskWorktree>> {
+    // Before the prune: a `locked` left by a killed `worktree add` would keep a gone folder registered.
+    await clearStaleLocks(this.repoRoot, path);
     const prepared = await this.prepareRoot();
     if (!prepared.ok) return prepared;
     const existing = await this.registered(path);

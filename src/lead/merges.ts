@@ -55,6 +55,8 @@ export class LeadMerges {
     const integration = await ensureIntegrationBranch(this.deps.repoRoot, wt.integrationBranch);
     if (!integration.ok) throw new Error(`worktrees: ${integration.error}`);
     this.worktrees = new Worktrees({ repoRoot: this.deps.repoRoot, integrationBranch: wt.integrationBranch, setup: wt.setup });
+    const unlocked = await this.worktrees.clearStaleLocks();
+    if (unlocked.length) this.deps.log({ type: 'notice', message: `removed stale git locks a killed git left: ${unlocked.join(', ')}` });
     const queue = await MergeQueue.open({
       repoRoot: this.deps.repoRoot,
       integrationBranch: wt.integrationBranch,

@@ -3,10 +3,11 @@
  * exactly once (or `replace_all`), so an edit never lands somewhere the model
  * did not mean; the answer is a unified diff of what changed.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type ToolOutput } from './types.js';
 import { resolveWritable } from './writable.js';
+import { writeGuarded } from './write-guard.js';
 
 const EditInput = z.strictObject({
   file_path: z.string().min(1).describe('The file to change, absolute or relative to the current directory.'),
@@ -44,7 +45,8 @@ export const editTool = defineTool({
     const before = exists ? await readFile(absPath, 'utf8') : null;
     const after = applyEdit(before, input, shown);
     if (!after.ok) return { content: after.error, isError: true };
-    await writeFile(absPath, after.value, 'utf8');
+    const written = await writeGuarded(absPath, after.value, target.value.rootDev, shown);
+    if (!written.ok) return { content: written.error, isError: true };
     await ctx.fileState.recordWrite(absPath);
     return await diffOutput(shown, before ?? '', after.value);
   },

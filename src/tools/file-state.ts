@@ -48,7 +48,8 @@ async function currentState(absPath: string): Promise<SeenState | null> {
       .digest('hex');
     return { mtimeMs: info.mtimeMs, size: info.size, sha256 };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null; // ENOTDIR: a file where a folder of the path should be
     throw error;
   }
 }

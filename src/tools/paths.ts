@@ -71,7 +71,8 @@ function isSymlink(p: string): boolean {
   }
 }
 
-function realpathOrSelf(p: string): string {
+/** The real path of `p`, or `p` resolved when it does not exist. */
+export function realpathOrSelf(p: string): string {
   return tryRealpath(p) ?? path.resolve(p);
 }
 

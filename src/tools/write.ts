@@ -1,9 +1,10 @@
 /** `write`: create a file or replace an existing one (which must have been read first). */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './types.js';
 import { resolveWritable } from './writable.js';
+import { writeGuarded } from './write-guard.js';
 
 const WriteInput = z.strictObject({
   file_path: z.string().min(1).describe('The file to write, absolute or relative to the current directory.'),
@@ -25,7 +26,8 @@ export const writeTool = defineTool({
     const { absPath, shown, exists } = target.value;
     await mkdir(path.dirname(absPath), { recursive: true });
     // In place, not tmp+rename: keeps the file's mode (an executable script stays executable).
-    await writeFile(absPath, input.content, 'utf8');
+    const written = await writeGuarded(absPath, input.content, target.value.rootDev, shown);
+    if (!written.ok) return { content: written.error, isError: true };
     await ctx.fileState.recordWrite(absPath);
     const lines = input.content === '' ? 0 : input.content.split('\n').length;
     const verb = exists ? 'Overwrote' : 'Created';

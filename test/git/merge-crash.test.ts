@@ -50,7 +50,13 @@ async function finishTask(taskId: string): Promise<void> {
 
 /** Runs the queue in another process, waits for the marker, then SIGKILLs its whole process group. */
 async function drainAndKill(options: { verify?: string; hookState?: string }): Promise<void> {
-  const env = { ...process.env, TEAMD_TEST_MARKER: marker, TEAMD_TEST_HOOK_STATE: options.hookState ?? '' };
+  // The injected hook runs only because the child trusts the repository's hooks (safe-git.ts).
+  const env = {
+    ...process.env,
+    TEAMD_TEST_MARKER: marker,
+    TEAMD_TEST_HOOK_STATE: options.hookState ?? '',
+    TEAMD_TRUST_GIT_HOOKS: '1',
+  };
   const child = spawn(process.execPath, ['--import', TSX, CHILD, repo.root, options.verify ?? ''], {
     detached: true,
     env,

@@ -46,7 +46,7 @@ export function makeRepo(): TempRepo {
 }
 
 /** The test process may run inside a git hook: never let its GIT_DIR & co. leak into the temp repo. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key];
   return env;

@@ -5,22 +5,18 @@
  */
 import { execFile } from 'node:child_process';
 import { dirname } from 'node:path';
+import { safeConfigArgs, safeGitEnv } from '../../git/safe-git.js';
 import type { ProjectRoots } from './types.js';
-
-/** Variables that would point git at another repository (set when teamd runs inside a git hook). */
-const REPO_SELECTING_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_PREFIX'];
-
-function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
-  for (const name of REPO_SELECTING_ENV) delete env[name];
-  return env;
-}
 
 /** stdout of `git args` in `cwd`, or null when it fails. */
 export function gitOutput(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd, env: gitEnv(), timeout: timeoutMs, maxBuffer: 4 << 20 }, (error, stdout) =>
-      resolve(error ? null : stdout),
+    // The safe -c settings: a teammate's worktree must not make this status run a command (fsmonitor).
+    execFile(
+      'git',
+      [...safeConfigArgs(), ...args],
+      { cwd, env: safeGitEnv(), timeout: timeoutMs, maxBuffer: 4 << 20 },
+      (error, stdout) => resolve(error ? null : stdout),
     );
   });
 }
