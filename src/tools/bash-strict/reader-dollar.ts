@@ -5,12 +5,18 @@
  */
 import { Refusal, READER_LIMITS, readSequence, UNKNOWN, type Cursor } from './reader.js';
 
-/** A piece of a word. `path`: an expansion known to give a path (`~`), never an option. */
+/**
+ * A piece of a word. `splits`: the shell may make several words of it (an
+ * unquoted expansion, or a glob). `glob`: the pieces are file names matching
+ * it, so each keeps the literal start. `path`: an expansion known to give a
+ * path (`~`), never an option.
+ */
 export interface Part {
   text: string;
   quoted: boolean;
   dynamic: boolean;
   splits: boolean;
+  glob?: boolean;
   path?: boolean;
 }
 

@@ -17,7 +17,8 @@ export const READER_LIMITS = { maxLength: 20_000, maxDepth: 6 } as const;
 export class Refusal extends Error {}
 
 /** Unquoted characters that are literal to bash in every position we accept. */
-const PLAIN = /[A-Za-z0-9_./,:=+@%^!\]-]/;
+/** (`~` here is mid-word, which bash leaves alone.) */
+const PLAIN = /[A-Za-z0-9_./,:=+@%^!~\]-]/;
 const GLOB = new Set(['*', '?', '[']);
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 export const UNKNOWN = '\u0000';
@@ -49,6 +50,7 @@ export function readStrict(src: string): StrictRead {
 export function readSequence(c: Cursor): void {
   let command: StrictCommand = { assignments: [], words: [] };
   let empty = true; // nothing since the last operator
+  let joined = false; // the last operator needs a command after it (| && ||)
   for (;;) {
     skipBlanks(c);
     const ch = c.src[c.i];
@@ -60,11 +62,13 @@ export function readSequence(c: Cursor): void {
       finish(c, command);
       command = { assignments: [], words: [] };
       empty = true;
+      joined = op !== ';' && op !== '\n';
     } else {
       if (!readRedirect(c)) addWord(command, readWord(c));
       empty = false;
     }
   }
+  if (empty && joined) throw new Refusal('an operator with no command after it');
   finish(c, command);
 }
 
@@ -223,7 +227,7 @@ function readGlob(c: Cursor): Part {
   c.i++;
   return alone
     ? { text: ch, quoted: false, dynamic: false, splits: false }
-    : { text: UNKNOWN, quoted: false, dynamic: true, splits: false };
+    : { text: UNKNOWN, quoted: false, dynamic: true, splits: true, glob: true };
 }
 
 /** Only `{}` as a whole word (find, xargs) is accepted: anything else may be brace expansion or a group. */

@@ -12,7 +12,7 @@ export interface Word {
   text: string;
   /** Some part is only known when the command runs ($NAME, $(…), a glob, `~`). */
   dynamic: boolean;
-  /** An unquoted expansion: the shell may split it into several words. */
+  /** The shell may make several words of it (an unquoted expansion, a glob). */
   splits: boolean;
   /**
    * Whatever the shell makes of it, every resulting word starts with a known,
