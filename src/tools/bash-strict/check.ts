@@ -5,7 +5,7 @@
  * folder). Anything else is "not read-only" with the first reason found.
  */
 import path from 'node:path';
-import { refuse, OK, show } from './flags.js';
+import { OK, ownEntry, refuse, show } from './flags.js';
 import { findRule } from './find.js';
 import { checkGit } from './git.js';
 import { repositoryConfigRisk } from './git-config-trust.js';
@@ -71,7 +71,7 @@ interface Context {
 function checkNamed(name: string, args: Word[], ctx: Context): Verdict {
   if (ctx.searchPath !== null && !BUILTINS.has(name)) return refuse(ctx.searchPath);
   if (name === 'git') return gitVerdict(args, ctx);
-  const rule = RULES[name];
+  const rule = ownEntry(RULES, name);
   if (rule === undefined) return refuse(`${name} is not a known read-only command`);
   if (ctx.extraArgs && !rule.pure) return refuse(`xargs would add unseen arguments to ${name}`);
   const verdict = rule.check(args);

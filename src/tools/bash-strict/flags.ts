@@ -146,6 +146,11 @@ export function atMostOperands(n: number) {
   };
 }
 
+/** `table[key]` for the table's own keys only (`toString` is not a command). */
+export function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 export function show(word: Word): string {
   return word.text.replace(/\u0000/g, '…');
 }

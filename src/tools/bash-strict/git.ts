@@ -7,7 +7,7 @@
  * `--super-prefix`. Formats asking for signatures (`%G…`) run gpg and are
  * refused. Config a repository already has is judged by git-config-trust.ts.
  */
-import { OK, parseFlags, refuse, show, type FlagSpec, type ParsedArgs } from './flags.js';
+import { OK, ownEntry, parseFlags, refuse, show, type FlagSpec, type ParsedArgs } from './flags.js';
 import {
   BRANCH,
   CONFIG_READ,
@@ -59,9 +59,9 @@ export function checkGit(args: Word[]): GitCall {
 }
 
 function checkSubcommand(sub: string, rest: Word[]): Verdict {
-  const table = GIT_TABLES[sub];
+  const table = ownEntry(GIT_TABLES, sub);
   if (table !== undefined) return withTable(table, rest, noSignatureFormat);
-  const special = SPECIAL[sub];
+  const special = ownEntry(SPECIAL, sub);
   return special === undefined ? refuse(`git ${sub} is not a known read-only subcommand`) : special(rest);
 }
 
@@ -101,7 +101,7 @@ const SPECIAL: Record<string, (rest: Word[]) => Verdict> = {
 
 function subVerb(rest: Word[], verbs: Record<string, FlagSpec>): Verdict {
   const [verb, ...args] = rest;
-  const spec = verb === undefined || verb.dynamic ? undefined : verbs[verb.text];
+  const spec = verb === undefined || verb.dynamic ? undefined : ownEntry(verbs, verb.text);
   return spec === undefined
     ? refuse(`git ${verb?.text ?? ''}: only ${Object.keys(verbs).join(', ')} are read-only`)
     : withTable(spec, args, noSignatureFormat);

@@ -476,6 +476,9 @@ TABLES.fgrep = TABLES.grep as FlagSpec;
 for (const sum of ['sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum'])
   TABLES[sum] = TABLES.md5sum as FlagSpec;
 
+/** For tests: every option table of the pure commands. */
+export const PURE_TABLES: Readonly<Record<string, FlagSpec>> = TABLES;
+
 /** `echo` and `printf` print their arguments whatever they are (`printf -v`, which assigns, is refused elsewhere). */
 export const PURE_RULES: Record<string, CommandRule> = Object.fromEntries(
   Object.entries(TABLES).map(([name, spec]) => [name, { pure: true, check: byTable(spec, true) }]),
