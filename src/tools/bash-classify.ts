@@ -8,7 +8,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { commandDanger, type Danger } from './bash-danger.js';
-import { isReadOnlyCommand } from './bash-read-only.js';
+import { readOnlyVerdict } from './bash-read-only.js';
 import { effectiveCommand } from './bash-words.js';
 import { isInside } from './paths.js';
 import { parseShell, type SimpleCommand } from './shell-words.js';
@@ -35,13 +35,24 @@ const SHELLS = new Set([...POSIX_SHELLS, 'fish', 'python', 'python3', 'node', 'p
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
 const FORK_BOMB = /(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&[^}]*\}/;
 
+/**
+ * Dangerous and catastrophic come from the word splitter below (a blacklist:
+ * what to ask about or refuse). Read-only comes from the strict whitelist in
+ * bash-read-only.ts: a line is read-only only if that checker understands all
+ * of it, and it is never read-only when it is also dangerous.
+ */
 export function classifyCommand(cmd: string, place: CommandPlace = {}): CommandClass {
+  const danger = classifyDanger(cmd, place);
+  return { ...danger, readOnly: danger.dangerous === null && readOnlyVerdict(cmd, place).ok };
+}
+
+function classifyDanger(cmd: string, place: CommandPlace): CommandClass {
   if (FORK_BOMB.test(cmd)) return { readOnly: false, dangerous: 'is a fork bomb', catastrophic: true };
   const parsed = parseShell(cmd);
   if (parsed.error !== null) return { readOnly: false, dangerous: null, catastrophic: false };
   const parts = parsed.commands.map((command) => classifySimple(command, place));
   parts.push(pipeDanger(parsed.commands));
-  parts.push(...parsed.substitutions.map((sub) => classifyCommand(sub, place)));
+  parts.push(...parsed.substitutions.map((sub) => classifyDanger(sub, place)));
   return combine(parts);
 }
 
@@ -58,9 +69,9 @@ function classifySimple(command: SimpleCommand, place: CommandPlace): CommandCla
   const redirects = classifyRedirects(command, place);
   const words = effectiveCommand(command.words);
   const nested = nestedScript(words);
-  if (nested !== null) return combine([redirects, classifyCommand(nested, place)]);
+  if (nested !== null) return combine([redirects, classifyDanger(nested, place)]);
   const danger = commandDanger(words, (p) => isOutside(p, place));
-  return combine([redirects, fromDanger(danger, isReadOnlyCommand(words))]);
+  return combine([redirects, fromDanger(danger, true)]);
 }
 
 function fromDanger(danger: Danger | null, readOnly: boolean): CommandClass {

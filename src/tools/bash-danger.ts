@@ -78,7 +78,7 @@ export function commandDanger(words: string[], outside: OutsideCheck): Danger | 
   const base = path.basename(name);
   if (base === 'sudo' || base === 'doas' || base === 'su') return elevated(base, args, outside);
   if (base.startsWith('mkfs.')) return catastrophic(`${base} formats a disk`);
-  return RULES[base]?.(args, outside) ?? null;
+  return Object.hasOwn(RULES, base) ? (RULES[base]?.(args, outside) ?? null) : null;
 }
 
 function elevated(name: string, args: string[], outside: OutsideCheck): Danger {

@@ -65,7 +65,8 @@ function stripOne(words: string[]): string[] {
   const first = words[0];
   if (first === undefined) return words;
   if (KEYWORDS.has(first) || isAssignment(first)) return words.slice(1);
-  const wrapper = WRAPPERS[path.basename(first)];
+  const name = path.basename(first);
+  const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
   return wrapper === undefined ? words : skipOptions(words.slice(1), wrapper);
 }
 

@@ -9,6 +9,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { changesDirectory, classifyCommand } from './bash-classify.js';
 import { backgroundShells } from './bash-background.js';
+import { safeGitEnv } from './bash-read-only.js';
 import { runShell, type ShellResult } from './bash-process.js';
 import { currentCwd, setCurrentCwd } from './context.js';
 import { createCappedOutput } from './output-cap.js';
@@ -142,6 +143,7 @@ function shellEnv(command: string): NodeJS.ProcessEnv {
     GIT_PAGER: 'cat',
     PAGER: 'cat',
     GIT_EDITOR: 'true',
+    ...safeGitEnv(process.env),
   };
 }
 

@@ -19,7 +19,7 @@ describe('classifyCommand: read-only', () => {
     'pwd; echo "hi > there"',
     'which node',
     'cd src && ls',
-    'FOO=1 ls',
+    'LC_ALL=C ls', // was FOO=1 ls: an unknown name may steer a program (LD_PRELOAD, GREP_OPTIONS, LESSOPEN…)
     'echo hi 2>/dev/null',
     'ls 2>&1 | sort',
     "sed -n '1,5p' f",

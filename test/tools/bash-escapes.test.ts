@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { classifyCommand } from '../../src/tools/bash-classify.js';
+import { readOnlyVerdict } from '../../src/tools/bash-read-only.js';
+import { ALLOWED, ESCAPES } from './bash-escapes.corpus.js';
+
+const place = { root: '/repo', cwd: '/repo' };
+
+describe('read-only classifier: escapes are not read-only', () => {
+  for (const [family, commands] of Object.entries(ESCAPES)) {
+    it.each(commands)(`${family}: %s`, (cmd) => {
+      expect(readOnlyVerdict(cmd, place)).toMatchObject({ ok: false });
+      expect(classifyCommand(cmd, place).readOnly).toBe(false);
+    });
+  }
+});
+
+describe('read-only classifier: ordinary commands stay read-only', () => {
+  it.each(ALLOWED)('%s', (cmd) => {
+    expect(readOnlyVerdict(cmd, place)).toEqual({ ok: true });
+  });
+});
+
+const PAYLOADS = [
+  'touch X',
+  "sed '1e touch X' f",
+  'sort -o X f',
+  'git -c core.pager=x log',
+  'find . -delete',
+  'rm f',
+  'echo hi > X',
+  'tee X',
+  'rg --pre sh x',
+  'LD_PRELOAD=x ls',
+];
+
+/** Places to hide a payload in an otherwise read-only line. */
+const CONTEXTS: ((p: string) => string)[] = [
+  (p) => `echo $(${p})`,
+  (p) => `echo "$(${p})"`,
+  (p) => `echo \`${p}\``,
+  (p) => `cat <(${p})`,
+  (p) => `echo >(${p})`,
+  (p) => `echo \${x:-$(${p})}`,
+  (p) => `echo $(( a[$(${p})] ))`,
+  (p) => `ls; ${p}`,
+  (p) => `ls && ${p}`,
+  (p) => `ls || ${p}`,
+  (p) => `ls | ${p}`,
+  (p) => `ls |& ${p}`,
+  (p) => `ls\n${p}`,
+  (p) => `ls \\\n; ${p}`,
+  (p) => `{ ${p}; }`,
+  (p) => `(${p})`,
+  (p) => `eval "${p}"`,
+  (p) => `bash -c "${p}"`,
+  (p) => `timeout 5 ${p}`,
+  (p) => `nice -n 1 ${p}`,
+  (p) => `env ${p}`,
+  (p) => `echo $(echo $(${p}))`,
+  (p) => `if true; then ${p}; fi`,
+  (p) => `ls & ${p}`,
+  (p) => `cat <<EOF\n$(${p})\nEOF`,
+  (p) => `f() { ${p}; }; f`,
+  (p) => `echo "a" ; ${p} # comment`,
+  (p) => `LC_ALL=C ${p}`,
+];
+
+describe('read-only classifier: generated escapes', () => {
+  it('a payload in any context, after any allowed command, is not read-only', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ALLOWED),
+        fc.constantFrom(...CONTEXTS),
+        fc.constantFrom(...PAYLOADS),
+        fc.constantFrom(' && ', '; ', ' | ', '\n'),
+        (allowed, context, payload, join) => {
+          const line = `${allowed}${join}${context(payload)}`;
+          expect(readOnlyVerdict(line, place).ok, line).toBe(false);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('never throws, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        readOnlyVerdict(text, place);
+        classifyCommand(text, place);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('shell-ish random lines are read-only only without writes, substitutions of writers or unknown commands', () => {
+    const token = fc.constantFrom(
+      'ls',
+      'cat',
+      'touch',
+      'X',
+      '>',
+      '>>',
+      '|',
+      ';',
+      '&&',
+      '$(',
+      ')',
+      '`',
+      "'",
+      '"',
+      '\\',
+      '-o',
+      '{',
+      '}',
+      '(',
+      '=',
+      '$',
+      '~',
+      '*',
+      '\n',
+      ' ',
+      'sort',
+      'sed',
+      'e',
+      'w',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 14 }), (tokens) => {
+        const line = tokens.join(' ');
+        if (!readOnlyVerdict(line, place).ok) return;
+        expect(line).not.toMatch(/(^|[;&|(`]\s*)touch\b|>\s*X|>>|\bsort\b.*-o|`/);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe('read-only classifier: limits', () => {
+  it('refuses deeply nested input without blowing the stack', () => {
+    const deep = `${'echo $('.repeat(50_000)}ls${')'.repeat(50_000)}`;
+    expect(readOnlyVerdict(deep, place).ok).toBe(false);
+    const nested = `${'echo $('.repeat(3)}ls${')'.repeat(3)}`;
+    expect(readOnlyVerdict(nested, place).ok).toBe(true);
+    expect(readOnlyVerdict(`${'echo $('.repeat(7)}ls${')'.repeat(7)}`, place)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('nested'),
+    });
+  });
+
+  it('refuses very long input quickly', () => {
+    const long = `ls ${'a '.repeat(20_000)}`;
+    const started = performance.now();
+    expect(readOnlyVerdict(long, place)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('too long'),
+    });
+    expect(classifyCommand(long, place).readOnly).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('reads a long but ordinary line', () => {
+    expect(readOnlyVerdict(`ls ${'a.txt '.repeat(2000)}`, place).ok).toBe(true);
+  });
+});
