@@ -77,6 +77,7 @@ export class ModelHost {
     try {
       for await (const event of this.model.stream(request)) {
         batch.add(event, event.type === 'done');
+        // Right behind the answer (a pause's stop follows the failed call's `done`, so the run ends on its error, not aborted).
         if (event.type === 'done' && !request.signal?.aborted) this.onEnd?.(event.error);
       }
     } catch (err) {

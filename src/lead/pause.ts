@@ -66,10 +66,12 @@ export class TeamPause {
     if (this.state) return this.busy;
     this.state = { kind, reason, since: new Date().toISOString(), ...(until ? { until } : {}) };
     const state = this.state;
+    // The stop goes out now, ahead of the failed call's answer: no teammate claims more work meanwhile.
+    const stopped = this.deps.stopTeammates(`paused: ${reason}`);
     this.busy = this.busy.then(async () => {
       await writePause(this.deps.repoRoot, state);
       this.deps.log({ type: 'team_paused', kind, reason, ...(until ? { until } : {}) });
-      await this.deps.stopTeammates(`paused: ${reason}`);
+      await stopped;
       this.watch(until ? Date.parse(until) : null);
     });
     return this.busy;

@@ -58,7 +58,7 @@ async function checkEndpoint(models: string[], options: ModelCheckOptions): Prom
 function endpointFailure(name: string, baseURL: string, hasKey: boolean, err: unknown): Check {
   const e = classifyError(err);
   if (e.status === 404) return warn(name, `${baseURL} has no models route (404); the credentials were not checked`);
-  if (e.kind === 'auth' && !hasKey) return failed(name, `no API key: ANTHROPIC_API_KEY is not set (${e.message})`, 'export ANTHROPIC_API_KEY=<your key> (or use --model scripted:<file> to run offline)');
+  if (e.kind === 'auth' && !hasKey) return failed(name, 'no API key: ANTHROPIC_API_KEY is not set', 'export ANTHROPIC_API_KEY=<your key> (or use --model scripted:<file> to run offline)');
   if (e.kind === 'auth') return failed(name, `model authentication failed: ${baseURL} refused the key (${e.message})`, 'set ANTHROPIC_API_KEY to a valid key for this endpoint');
   if (e.kind === 'connection') return failed(name, `cannot reach ${baseURL}: ${e.message}`, 'check the network and ANTHROPIC_BASE_URL');
   return failed(name, `${baseURL} answered ${e.status ?? e.kind}: ${e.message}`, 'the endpoint is failing; try again later, or check ANTHROPIC_BASE_URL');
