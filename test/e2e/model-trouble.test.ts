@@ -79,6 +79,8 @@ it('an outage backs off and retries; only a task that meets it on every attempt 
   expect(status(r.dir, 't1')).toBe('completed');
   expect(tasksOnDisk(r.dir).get('t1')!.metadata.modelOutages).toBe(1);
   expect(tasksOnDisk(r.dir).get('t2')!.result?.error).toMatch(/rate.?limit|429/i);
+  // The lead pauses for the last outage too (its log line may come just after the task failed).
+  await until(lead, () => events.filter((e) => e.type === 'team_paused').length >= 3, 10_000, 'the third pause');
   const pauses = events.filter((e) => e.type === 'team_paused');
   expect(pauses.map((e) => e.type === 'team_paused' && e.kind)).toEqual(['outage', 'outage', 'outage']);
   expect(events.filter((e) => e.type === 'team_resumed').length).toBeGreaterThanOrEqual(2);
