@@ -50,7 +50,8 @@ export class TeamPause {
   }
 
   onBudget(message: string): Promise<void> {
-    return this.pause('budget', `${message}; raise maxBudgetUsd in .team/config.json, then run \`teamd resume\``);
+    // The lead read its config at start: a raised budget takes a restart; `teamd resume` goes on past this one.
+    return this.pause('budget', `${message}; raise maxBudgetUsd in .team/config.json and restart (teamd stop, teamd start), or run \`teamd resume\` to go on past it`);
   }
 
   private onOutage(error: ModelError): void {
