@@ -18,15 +18,26 @@ export interface WorkFlags {
 }
 
 /** The config the work will run with, once every check passed; exits 1 with the fixes otherwise. */
-export async function checkBeforeWork(repoRoot: string, flags: WorkFlags, leadAgent: boolean): Promise<TeamConfig | null> {
+export async function checkBeforeWork(
+  repoRoot: string,
+  flags: WorkFlags,
+  leadAgent: boolean,
+): Promise<TeamConfig | null> {
   if (process.env[CHECKED_ENV] === '1') {
     // The daemon's parent checked; its teammates' commands must not inherit the mark.
     delete process.env[CHECKED_ENV];
     return null;
   }
   const teammates = flags.teammates === undefined ? undefined : Number(flags.teammates);
-  const result = await preflight({ repoRoot, model: flags.model, teammatesFlag: flags.teammates, teammates, leadAgent });
-  if (!result.ok || !result.config) fail(`not starting: a check failed (teamd doctor shows them all)\n${describeFailures(result.checks)}`);
+  const result = await preflight({
+    repoRoot,
+    model: flags.model,
+    teammatesFlag: flags.teammates,
+    teammates,
+    leadAgent,
+  });
+  if (!result.ok || !result.config)
+    fail(`not starting: a check failed (teamd doctor shows them all)\n${describeFailures(result.checks)}`);
   await printBudgets(repoRoot, result.config);
   return result.config;
 }
@@ -38,7 +49,11 @@ export async function printBudgets(repoRoot: string, config: TeamConfig): Promis
     return;
   }
   const spent = (await budgetState(repoRoot, config)).team.spentUsd;
-  const team = config.maxBudgetUsd === undefined ? 'no team budget' : `team ${usd(config.maxBudgetUsd)} (spent $${spent.toFixed(4)})`;
-  const task = config.taskBudgetUsd === undefined ? 'no per-task budget' : `per task ${usd(config.taskBudgetUsd)}`;
+  const team =
+    config.maxBudgetUsd === undefined
+      ? 'no team budget'
+      : `team ${usd(config.maxBudgetUsd)} (spent $${spent.toFixed(4)})`;
+  const task =
+    config.taskBudgetUsd === undefined ? 'no per-task budget' : `per task ${usd(config.taskBudgetUsd)}`;
   printLine(`budgets: ${team}, ${task}`);
 }

@@ -12,7 +12,11 @@ import { printLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
 export function registerResumeCommand(program: Command): void {
-  addDirOption(program.command('resume').description('resume a paused team (after an auth error, an outage or a spent budget)')).action(resume);
+  addDirOption(
+    program
+      .command('resume')
+      .description('resume a paused team (after an auth error, an outage or a spent budget)'),
+  ).action(resume);
 }
 
 function resume(options: DirOption): void {
@@ -25,5 +29,7 @@ function resume(options: DirOption): void {
   }
   if (!paused) return printLine('the team is not paused');
   clearPause(repoRoot);
-  printLine(`resuming (was paused for ${paused.kind}: ${paused.reason}); the lead starts its teammates within a second`);
+  printLine(
+    `resuming (was paused for ${paused.kind}: ${paused.reason}); the lead starts its teammates within a second`,
+  );
 }

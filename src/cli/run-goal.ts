@@ -20,7 +20,9 @@ export interface RunOptions extends StartOptions {
 export async function run(goal: string, options: RunOptions): Promise<void> {
   const repoRoot = resolveRepoDir(options);
   if (options.reviewPlan && !process.stdin.isTTY)
-    fail('--review-plan asks you at the terminal, and stdin is not a terminal; run it in a terminal, or leave out --review-plan (then the plan runs as planned)');
+    fail(
+      '--review-plan asks you at the terminal, and stdin is not a terminal; run it in a terminal, or leave out --review-plan (then the plan runs as planned)',
+    );
   await checkBeforeWork(repoRoot, options, true);
   const began = Date.now();
   const interrupt = new AbortController();
@@ -59,19 +61,25 @@ export function exitCodeOf(s: RunSummary): number {
 async function askPlan(plan: Task[], interrupt: AbortController): Promise<PlanVerdict> {
   printLine('\nProposed plan:');
   for (const t of plan)
-    printLine(`  ${t.id}: ${t.subject}${t.blockedBy.length ? `  (after ${t.blockedBy.join(', ')})` : ''}${t.owner ? ` @${t.owner}` : ''}`);
+    printLine(
+      `  ${t.id}: ${t.subject}${t.blockedBy.length ? `  (after ${t.blockedBy.join(', ')})` : ''}${t.owner ? ` @${t.owner}` : ''}`,
+    );
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   rl.on('SIGINT', () => interrupt.abort());
   const interrupted: PlanVerdict = { approve: false, reason: 'interrupted', interrupted: true };
   // Ctrl-D (the terminal's end of input) closes readline without answering the question.
   const closed = new Promise<null>((resolve) => rl.once('close', () => resolve(null)));
-  const ask = (q: string) => Promise.race([rl.question(q, { signal: interrupt.signal }).catch(() => null), closed]);
+  const ask = (q: string) =>
+    Promise.race([rl.question(q, { signal: interrupt.signal }).catch(() => null), closed]);
   try {
     for (;;) {
-      const answer = (await ask('Approve the plan? [y]es, [e]dit .tasks/ first, [n]o: '))?.trim().toLowerCase();
+      const answer = (await ask('Approve the plan? [y]es, [e]dit .tasks/ first, [n]o: '))
+        ?.trim()
+        .toLowerCase();
       if (answer === undefined || interrupt.signal.aborted) return interrupted;
       if (answer === 'y' || answer === 'yes') return { approve: true };
-      if (answer === 'n' || answer === 'no') return { approve: false, reason: 'rejected by the person reviewing it' };
+      if (answer === 'n' || answer === 'no')
+        return { approve: false, reason: 'rejected by the person reviewing it' };
       if (answer !== 'e' && answer !== 'edit') continue;
       const edited = await ask('Edit the task files in .tasks/, then press Enter to continue. ');
       return edited === null || interrupt.signal.aborted ? interrupted : { approve: true };

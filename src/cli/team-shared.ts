@@ -15,7 +15,9 @@ export interface StartOptions extends DirOption {
 export const teammatesOf = (n?: string): number | undefined => {
   if (n === undefined) return undefined;
   const v = Number(n);
-  return Number.isInteger(v) && v >= 0 && v <= 64 ? v : fail(`--teammates: must be a whole number from 0 to 64, got "${n}"`);
+  return Number.isInteger(v) && v >= 0 && v <= 64
+    ? v
+    : fail(`--teammates: must be a whole number from 0 to 64, got "${n}"`);
 };
 
 export const printEvent = (started: number) => (e: LoggedEvent) => {

@@ -40,7 +40,11 @@ export class TeamPause {
 
   /** A model call ended with `error` (after the client's retries). */
   onModelError(error: ModelError): void {
-    if (error.kind === 'auth') void this.pause('auth', `model authentication failed: ${error.message}; fix it and run \`teamd resume\``);
+    if (error.kind === 'auth')
+      void this.pause(
+        'auth',
+        `model authentication failed: ${error.message}; fix it and run \`teamd resume\``,
+      );
     else if (OUTAGE_KINDS.has(error.kind)) this.onOutage(error);
   }
 
@@ -51,7 +55,10 @@ export class TeamPause {
 
   onBudget(message: string): Promise<void> {
     // The lead read its config at start: a raised budget takes a restart; `teamd resume` goes on past this one.
-    return this.pause('budget', `${message}; raise maxBudgetUsd in .team/config.json and restart (teamd stop, teamd start), or run \`teamd resume\` to go on past it`);
+    return this.pause(
+      'budget',
+      `${message}; raise maxBudgetUsd in .team/config.json and restart (teamd stop, teamd start), or run \`teamd resume\` to go on past it`,
+    );
   }
 
   private onOutage(error: ModelError): void {

@@ -22,14 +22,21 @@ export function modelTrouble(result: ResultEvent): Trouble {
 }
 
 /** Puts the task back (true), or says it has used its attempts (false: the caller fails it). */
-export async function releaseForTrouble(host: TeammateHost, task: Task, trouble: NonNullable<Trouble>): Promise<boolean> {
+export async function releaseForTrouble(
+  host: TeammateHost,
+  task: Task,
+  trouble: NonNullable<Trouble>,
+): Promise<boolean> {
   const { tasks } = host.deps;
   if (trouble.kind === 'outage') {
     const outages = Number(tasks.get(task.id)?.metadata.modelOutages ?? 0) + 1;
     if (outages >= host.deps.data.team.maxAttempts) return false;
     await tasks.update(task.id, (t) => ({ ...t, metadata: { ...t.metadata, modelOutages: outages } }));
   }
-  const reason = trouble.kind === 'auth' ? `model authentication failed (${trouble.message}); no attempt spent` : `model outage (${trouble.message}); it runs again after the team's backoff`;
+  const reason =
+    trouble.kind === 'auth'
+      ? `model authentication failed (${trouble.message}); no attempt spent`
+      : `model outage (${trouble.message}); it runs again after the team's backoff`;
   await tasks.release(task.id, host.name, reason);
   host.deps.log({ type: 'task_released', task: task.id, agent: host.name, reason });
   return true;

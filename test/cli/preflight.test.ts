@@ -38,12 +38,17 @@ function repo(opts: { git?: 'none' | 'empty' | 'commit'; config?: unknown } = {}
     git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'init');
   }
   mkdirSync(join(dir, '.team'), { recursive: true });
-  writeFileSync(join(dir, '.team', 'config.json'), JSON.stringify(opts.config ?? { model: 'claude-sonnet-5' }));
+  writeFileSync(
+    join(dir, '.team', 'config.json'),
+    JSON.stringify(opts.config ?? { model: 'claude-sonnet-5' }),
+  );
   return dir;
 }
 
 async function teamd(dir: string, args: string[], env: Record<string, string | undefined> = {}) {
-  const run = spawnCli([...args, '--dir', dir], { env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', ...env } });
+  const run = spawnCli([...args, '--dir', dir], {
+    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', ...env },
+  });
   const code = await run.exited;
   return { code, out: run.output() };
 }
@@ -104,11 +109,28 @@ it.concurrent('doctor prints a table; a scripted model needs no key', async () =
   const r = await teamd(dir, ['doctor']);
   expect(r.code, r.out).toBe(0);
   expect(r.out).toMatch(/^CHECK\s+RESULT\s+DETAIL/m);
-  for (const name of ['config', 'git repository', 'model claude-sonnet-5', 'node', 'git', 'inotify', 'disk', 'hooks', 'tmux'])
+  for (const name of [
+    'config',
+    'git repository',
+    'model claude-sonnet-5',
+    'node',
+    'git',
+    'inotify',
+    'disk',
+    'hooks',
+    'tmux',
+  ])
     expect(r.out).toMatch(new RegExp(`^${name}\\s+(ok|WARN)`, 'm'));
-  expect(server.requests.some((q) => q.method === 'GET' && q.path.startsWith('/v1/models') && q.outcome === 'models')).toBe(true);
+  expect(
+    server.requests.some(
+      (q) => q.method === 'GET' && q.path.startsWith('/v1/models') && q.outcome === 'models',
+    ),
+  ).toBe(true);
   writeFileSync(join(dir, 'script.json'), JSON.stringify({ steps: [] }));
-  const offline = await teamd(dir, ['doctor', '--model', 'scripted:script.json'], { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: deadUrl });
+  const offline = await teamd(dir, ['doctor', '--model', 'scripted:script.json'], {
+    ANTHROPIC_API_KEY: undefined,
+    ANTHROPIC_BASE_URL: deadUrl,
+  });
   expect(offline.code, offline.out).toBe(0);
   expect(offline.out).toMatch(/^model scripted:script\.json\s+ok\s+script loads/m);
   const failing = await teamd(dir, ['doctor'], { ANTHROPIC_API_KEY: undefined });

@@ -24,7 +24,10 @@ let server: FakeAnthropicServer | undefined;
 const savedEnv = { url: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
 afterEach(async () => {
   await server?.close();
-  for (const [name, value] of [['ANTHROPIC_BASE_URL', savedEnv.url], ['ANTHROPIC_API_KEY', savedEnv.key]] as const) {
+  for (const [name, value] of [
+    ['ANTHROPIC_BASE_URL', savedEnv.url],
+    ['ANTHROPIC_API_KEY', savedEnv.key],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -34,7 +37,17 @@ async function claudeTeam(config: Record<string, unknown> = {}) {
   server = await startFakeAnthropicServer({ script: genericTaskScript() });
   process.env.ANTHROPIC_BASE_URL = server.url; // the lead's client reads these when it is built
   process.env.ANTHROPIC_API_KEY = 'test-key';
-  return team.repo(makeTeamRepo({ script: genericTaskScript(), config: { model: 'claude-sonnet-5', teammates: [{ name: 'ann' }], worktrees: { mode: 'off' }, ...config } }));
+  return team.repo(
+    makeTeamRepo({
+      script: genericTaskScript(),
+      config: {
+        model: 'claude-sonnet-5',
+        teammates: [{ name: 'ann' }],
+        worktrees: { mode: 'off' },
+        ...config,
+      },
+    }),
+  );
 }
 
 const status = (dir: string, id: string) => tasksOnDisk(dir).get(id)?.status;
@@ -48,7 +61,9 @@ it('a refused key pauses the team; the task waits unspent; `teamd resume` carrie
   team.lead(lead);
   const paused = await lead.waitFor((e) => e.type === 'team_paused', 30_000);
   expect(paused).toMatchObject({ kind: 'auth' });
-  expect(paused.type === 'team_paused' && paused.reason).toMatch(/^model authentication failed: .+; fix it and run `teamd resume`$/);
+  expect(paused.type === 'team_paused' && paused.reason).toMatch(
+    /^model authentication failed: .+; fix it and run `teamd resume`$/,
+  );
   await until(lead, () => status(r.dir, 't1') === 'pending', 20_000, 't1 back on the board');
   expect(tasksOnDisk(r.dir).get('t1')!.attempts).toBe(0);
   expect(events.filter((e) => e.type === 'task_failed')).toEqual([]);
@@ -66,7 +81,12 @@ it('a refused key pauses the team; the task waits unspent; `teamd resume` carrie
 
 it('an outage backs off and retries; only a task that meets it on every attempt fails', async () => {
   const r = await claudeTeam({ maxAttempts: 2 });
-  const outage = (text: string) => Array.from({ length: RETRIES + 1 }, () => ({ kind: 'rate_limit' as const, retryAfterMs: 5, match: { text } }));
+  const outage = (text: string) =>
+    Array.from({ length: RETRIES + 1 }, () => ({
+      kind: 'rate_limit' as const,
+      retryAfterMs: 5,
+      match: { text },
+    }));
   server!.inject(outage('Task t1:')); // once: t1 completes on its second run
   server!.inject(Array.from({ length: 4 }, () => outage('Task t2:')).flat()); // every attempt: t2 fails
   r.writeTask('t1', { subject: 'make t1' });
@@ -80,7 +100,12 @@ it('an outage backs off and retries; only a task that meets it on every attempt 
   expect(tasksOnDisk(r.dir).get('t1')!.metadata.modelOutages).toBe(1);
   expect(tasksOnDisk(r.dir).get('t2')!.result?.error).toMatch(/rate.?limit|429/i);
   // The lead pauses for the last outage too (its log line may come just after the task failed).
-  await until(lead, () => events.filter((e) => e.type === 'team_paused').length >= 3, 10_000, 'the third pause');
+  await until(
+    lead,
+    () => events.filter((e) => e.type === 'team_paused').length >= 3,
+    10_000,
+    'the third pause',
+  );
   const pauses = events.filter((e) => e.type === 'team_paused');
   expect(pauses.map((e) => e.type === 'team_paused' && e.kind)).toEqual(['outage', 'outage', 'outage']);
   expect(events.filter((e) => e.type === 'team_resumed').length).toBeGreaterThanOrEqual(2);

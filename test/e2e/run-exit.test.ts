@@ -31,23 +31,62 @@ afterEach(() => {
 function goalScript(ids: string[]): ScriptInput {
   return {
     rules: [
-      { agent: 'lead', match: 'Goal:', content: ids.map((id) => ({ type: 'tool_use' as const, name: 'task_create', input: { id, subject: `do ${id}` } })) },
-      { agent: 'lead', afterTool: 'task_create', times: 'always', content: [{ type: 'text', text: 'Planned.' }] },
-      { conversation: 'Task bad:', turn: 0, times: 'always', error: { kind: 'invalid_request', message: 'the model refused this request' } },
-      { conversation: 'Task hang:', turn: 0, content: [{ type: 'tool_use', name: 'bash', input: { command: 'while [ ! -f never ]; do sleep 0.05; done' } }] },
-      { conversation: 'Task (\\S+):', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'write', input: { file_path: 'out/$1.txt', content: 'done\n' } }] },
-      { conversation: 'Task (\\S+):', turn: 1, times: 'always', content: [{ type: 'text', text: 'wrote out/$1.txt' }] },
+      {
+        agent: 'lead',
+        match: 'Goal:',
+        content: ids.map((id) => ({
+          type: 'tool_use' as const,
+          name: 'task_create',
+          input: { id, subject: `do ${id}` },
+        })),
+      },
+      {
+        agent: 'lead',
+        afterTool: 'task_create',
+        times: 'always',
+        content: [{ type: 'text', text: 'Planned.' }],
+      },
+      {
+        conversation: 'Task bad:',
+        turn: 0,
+        times: 'always',
+        error: { kind: 'invalid_request', message: 'the model refused this request' },
+      },
+      {
+        conversation: 'Task hang:',
+        turn: 0,
+        content: [
+          { type: 'tool_use', name: 'bash', input: { command: 'while [ ! -f never ]; do sleep 0.05; done' } },
+        ],
+      },
+      {
+        conversation: 'Task (\\S+):',
+        turn: 0,
+        times: 'always',
+        content: [{ type: 'tool_use', name: 'write', input: { file_path: 'out/$1.txt', content: 'done\n' } }],
+      },
+      {
+        conversation: 'Task (\\S+):',
+        turn: 1,
+        times: 'always',
+        content: [{ type: 'text', text: 'wrote out/$1.txt' }],
+      },
     ],
-  } as ScriptInput;
+  };
 }
 
 function team(ids: string[]): TeamRepo {
   const r = (repo = makeTeamRepo({
     script: goalScript(ids),
-    config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'off' }, permissions: { defaultMode: 'bypassPermissions' } },
+    config: {
+      teammates: [{ name: 'ann' }],
+      worktrees: { mode: 'off' },
+      permissions: { defaultMode: 'bypassPermissions' },
+    },
   }));
   // Older work on the board: a completed and a failed task the summary must not count.
-  const old = (id: string, status: string) => writeFileSync(join(r.dir, '.tasks', `${id}.json`), JSON.stringify({ id, subject: `old ${id}`, status }));
+  const old = (id: string, status: string) =>
+    writeFileSync(join(r.dir, '.tasks', `${id}.json`), JSON.stringify({ id, subject: `old ${id}`, status }));
   old('old-done', 'completed');
   old('old-failed', 'failed');
   return r;
@@ -85,7 +124,9 @@ it('--review-plan without a terminal refuses at once, exit 1, nothing planned', 
   const r = team(['a']);
   const cli = run(r, '--review-plan'); // stdin is /dev/null
   expect(await cli.exited).toBe(1);
-  expect(cli.output()).toMatch(/^teamd: error: --review-plan asks you at the terminal, and stdin is not a terminal/m);
+  expect(cli.output()).toMatch(
+    /^teamd: error: --review-plan asks you at the terminal, and stdin is not a terminal/m,
+  );
   expect(readdirSync(join(r.dir, '.tasks')).sort()).toEqual(['old-done.json', 'old-failed.json']);
 }, 60_000);
 
@@ -93,8 +134,22 @@ describe('--review-plan in a terminal', () => {
   const inTmux = (r: TeamRepo) => {
     const exitFile = join(r.dir, 'exit-code');
     tmux = new Tmux();
-    tmux.start('run', `'${process.execPath}' --import '${TSX_LOADER}' '${MAIN}' run 'the goal' --review-plan --dir '${r.dir}' 2> '${r.dir}/err.txt'; echo $? > '${exitFile}'`, { columns: 160, rows: 40 });
-    return { exitFile, code: async () => (await waitFor(() => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '', 'the exit code', 30_000), Number(readFileSync(exitFile, 'utf8').trim())) };
+    tmux.start(
+      'run',
+      `'${process.execPath}' --import '${TSX_LOADER}' '${MAIN}' run 'the goal' --review-plan --dir '${r.dir}' 2> '${r.dir}/err.txt'; echo $? > '${exitFile}'`,
+      { columns: 160, rows: 40 },
+    );
+    return {
+      exitFile,
+      code: async () => (
+        await waitFor(
+          () => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '',
+          'the exit code',
+          30_000,
+        ),
+        Number(readFileSync(exitFile, 'utf8').trim())
+      ),
+    };
   };
 
   it('Ctrl-C at the prompt: exit 130, no stack trace, the planned tasks cancelled', async () => {
@@ -104,7 +159,9 @@ describe('--review-plan in a terminal', () => {
     tmux!.keys('run', 'C-c');
     expect(await t.code()).toBe(130);
     const out = readFileSync(join(r.dir, 'err.txt'), 'utf8');
-    expect(out).toMatch(/teamd: error: interrupted at the plan review; the 1 planned task\(s\) were cancelled/);
+    expect(out).toMatch(
+      /teamd: error: interrupted at the plan review; the 1 planned task\(s\) were cancelled/,
+    );
     expect(out).not.toMatch(/AbortError|at .*\.ts:\d+/);
     expect(tasksOnDisk(r.dir).get('a')?.status).toBe('cancelled');
   }, 60_000);

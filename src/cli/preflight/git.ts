@@ -12,10 +12,25 @@ export async function checkGit(repoRoot: string, config: TeamConfig): Promise<Ch
   const name = 'git repository';
   if (config.worktrees.mode === 'off') return ok(name, 'not needed (worktrees.mode is off)');
   const top = await runGit(repoRoot, ['rev-parse', '--show-toplevel']);
-  if (top.exitCode !== 0) return failed(name, `${repoRoot} is not a git repository`, 'run `git init` and commit something, or set worktrees.mode to "off" in .team/config.json');
+  if (top.exitCode !== 0)
+    return failed(
+      name,
+      `${repoRoot} is not a git repository`,
+      'run `git init` and commit something, or set worktrees.mode to "off" in .team/config.json',
+    );
   const branch = config.worktrees.integrationBranch;
-  if (!(await resolveCommit(repoRoot, 'HEAD'))) return failed(name, `${repoRoot}: the repository has no commits yet`, `commit something (git add -A && git commit -m start) so the integration branch '${branch}' can start from it`);
+  if (!(await resolveCommit(repoRoot, 'HEAD')))
+    return failed(
+      name,
+      `${repoRoot}: the repository has no commits yet`,
+      `commit something (git add -A && git commit -m start) so the integration branch '${branch}' can start from it`,
+    );
   const valid = await checkBranchName(repoRoot, branch);
-  if (!valid.ok) return failed(name, valid.error, 'set worktrees.integrationBranch in .team/config.json to a valid branch name');
+  if (!valid.ok)
+    return failed(
+      name,
+      valid.error,
+      'set worktrees.integrationBranch in .team/config.json to a valid branch name',
+    );
   return ok(name, `${top.stdout}; integration branch ${branch}`);
 }

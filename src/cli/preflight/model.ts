@@ -22,7 +22,11 @@ export function modelSpecs(config: TeamConfig, leadAgent: boolean): string[] {
   return [...new Set(specs)];
 }
 
-export async function checkModels(repoRoot: string, specs: string[], options: ModelCheckOptions = {}): Promise<Check[]> {
+export async function checkModels(
+  repoRoot: string,
+  specs: string[],
+  options: ModelCheckOptions = {},
+): Promise<Check[]> {
   const scripted = specs.filter((s) => s.startsWith(SCRIPTED_PREFIX));
   const checks = await Promise.all(scripted.map((s) => checkScript(repoRoot, s)));
   // One request answers for every Claude model: the credentials and the endpoint are the team's.
@@ -36,7 +40,11 @@ async function checkScript(repoRoot: string, spec: string): Promise<Check> {
     await createModelClient(spec, { cwd: repoRoot });
     return ok(`model ${spec}`, 'script loads (no key needed)');
   } catch (err) {
-    return failed(`model ${spec}`, (err as Error).message, 'fix the script file named above, or pass --model with another model');
+    return failed(
+      `model ${spec}`,
+      (err as Error).message,
+      'fix the script file named above, or pass --model with another model',
+    );
   }
 }
 
@@ -57,9 +65,25 @@ async function checkEndpoint(models: string[], options: ModelCheckOptions): Prom
 
 function endpointFailure(name: string, baseURL: string, hasKey: boolean, err: unknown): Check {
   const e = classifyError(err);
-  if (e.status === 404) return warn(name, `${baseURL} has no models route (404); the credentials were not checked`);
-  if (e.kind === 'auth' && !hasKey) return failed(name, 'no API key: ANTHROPIC_API_KEY is not set', 'export ANTHROPIC_API_KEY=<your key> (or use --model scripted:<file> to run offline)');
-  if (e.kind === 'auth') return failed(name, `model authentication failed: ${baseURL} refused the key (${e.message})`, 'set ANTHROPIC_API_KEY to a valid key for this endpoint');
-  if (e.kind === 'connection') return failed(name, `cannot reach ${baseURL}: ${e.message}`, 'check the network and ANTHROPIC_BASE_URL');
-  return failed(name, `${baseURL} answered ${e.status ?? e.kind}: ${e.message}`, 'the endpoint is failing; try again later, or check ANTHROPIC_BASE_URL');
+  if (e.status === 404)
+    return warn(name, `${baseURL} has no models route (404); the credentials were not checked`);
+  if (e.kind === 'auth' && !hasKey)
+    return failed(
+      name,
+      'no API key: ANTHROPIC_API_KEY is not set',
+      'export ANTHROPIC_API_KEY=<your key> (or use --model scripted:<file> to run offline)',
+    );
+  if (e.kind === 'auth')
+    return failed(
+      name,
+      `model authentication failed: ${baseURL} refused the key (${e.message})`,
+      'set ANTHROPIC_API_KEY to a valid key for this endpoint',
+    );
+  if (e.kind === 'connection')
+    return failed(name, `cannot reach ${baseURL}: ${e.message}`, 'check the network and ANTHROPIC_BASE_URL');
+  return failed(
+    name,
+    `${baseURL} answered ${e.status ?? e.kind}: ${e.message}`,
+    'the endpoint is failing; try again later, or check ANTHROPIC_BASE_URL',
+  );
 }

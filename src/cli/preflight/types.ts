@@ -15,5 +15,15 @@ export interface Check {
 }
 
 export const ok = (name: string, detail: string): Check => ({ name, status: 'ok', detail });
-export const warn = (name: string, detail: string, fix?: string): Check => ({ name, status: 'warn', detail, ...(fix ? { fix } : {}) });
-export const failed = (name: string, detail: string, fix: string): Check => ({ name, status: 'fail', detail, fix });
+export const warn = (name: string, detail: string, fix?: string): Check => ({
+  name,
+  status: 'warn',
+  detail,
+  ...(fix ? { fix } : {}),
+});
+export const failed = (name: string, detail: string, fix: string): Check => ({
+  name,
+  status: 'fail',
+  detail,
+  fix,
+});
