@@ -75,13 +75,14 @@ function goalScript(ids: string[]): ScriptInput {
   };
 }
 
-function team(ids: string[]): TeamRepo {
+function team(ids: string[], extra: Record<string, unknown> = {}): TeamRepo {
   const r = (repo = makeTeamRepo({
     script: goalScript(ids),
     config: {
       teammates: [{ name: 'ann' }],
       worktrees: { mode: 'off' },
       permissions: { defaultMode: 'bypassPermissions' },
+      ...extra,
     },
   }));
   // Older work on the board: a completed and a failed task the summary must not count.
@@ -95,17 +96,18 @@ function team(ids: string[]): TeamRepo {
 const run = (r: TeamRepo, ...args: string[]) => spawnCli(['run', 'the goal', '--dir', r.dir, ...args]);
 
 it('exit 0 when every task of the goal completed; the summary counts only them', async () => {
-  const r = team(['a']);
+  const r = team(['a'], { maxBudgetUsd: 5, taskBudgetUsd: 1 });
   const cli = run(r);
   expect(await cli.exited, cli.output()).toBe(0);
   expect(cli.output()).toMatch(/Finished in .* 1 completed, 0 failed, 0 cancelled\./);
   expect(cli.output()).toMatch(/team finished: 1 completed, 0 failed/);
-  expect(cli.output()).toMatch(/budgets: none/);
+  expect(cli.output()).toMatch(/^budgets: team \$5\.00 \(spent \$0\.0000\), per task \$1\.00$/m);
 }, 60_000);
 
 it('exit 1 when a task of the goal failed', async () => {
   const r = team(['a', 'bad']);
   const cli = run(r);
+  await waitForOutput(cli, /^budgets: none/m);
   expect(await cli.exited, cli.output()).toBe(1);
   expect(cli.output()).toMatch(/1 completed, 1 failed, 0 cancelled/);
   expect(cli.output()).toMatch(/failed bad: .*the model refused this request/);
