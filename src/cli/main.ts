@@ -76,6 +76,7 @@ export async function runCli(argv: readonly string[] = process.argv): Promise<nu
   const command = commandOf(argv);
   try {
     const program = command !== undefined && FILE_COMMANDS.has(command) ? buildFilesProgram() : await buildProgram();
+    process.exitCode = undefined; // a previous in-process run's code is not this one's
     await program.parseAsync([...argv]);
     // An action may set the code it ends with (`teamd run`: 1 when a task failed, 130 when interrupted).
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
