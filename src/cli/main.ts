@@ -59,6 +59,10 @@ export async function buildProgram(): Promise<Command> {
   registerTopCommand(program);
   const { registerCostCommand } = await import('./cost.js');
   registerCostCommand(program);
+  const { registerDoctorCommand } = await import('./doctor.js');
+  registerDoctorCommand(program);
+  const { registerResumeCommand } = await import('./resume.js');
+  registerResumeCommand(program);
   // ───────────────────────────────────────────────────────────────────────────
 
   return program;
@@ -72,8 +76,10 @@ export async function runCli(argv: readonly string[] = process.argv): Promise<nu
   const command = commandOf(argv);
   try {
     const program = command !== undefined && FILE_COMMANDS.has(command) ? buildFilesProgram() : await buildProgram();
+    process.exitCode = undefined; // a previous in-process run's code is not this one's
     await program.parseAsync([...argv]);
-    return 0;
+    // An action may set the code it ends with (`teamd run`: 1 when a task failed, 130 when interrupted).
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode; // commander already printed it
     if (err instanceof CliError) {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
+import { pauseLine } from '../lead/pause-file.js';
 import { readTeamStatus, type TeamStatus } from '../observe/status.js';
 import { stuckLocks, type StuckLock } from '../store/lock-holder.js';
 import { fail } from './cli-error.js';
@@ -37,6 +38,7 @@ const age = (ms: number | null): string =>
 
 export function printStatus(s: TeamStatus): void {
   printLine(s.lead.running ? `lead: running (pid ${s.lead.pid})` : 'lead: not running');
+  if (s.lead.paused) printLine(`team ${pauseLine(s.lead.paused)}`);
   printLine('');
   printTable(
     ['TEAMMATE', 'STATE', 'TASK', 'HEARTBEAT', 'TURNS', 'TOKENS', 'COST'],

@@ -3,43 +3,20 @@
  * `--foreground` starts the lead in the background and returns once it is up.
  */
 import { spawn } from 'node:child_process';
-import { openSync, mkdirSync } from 'node:fs';
+import { openSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { runDemo } from '../demo/demo.js';
-import { runGoal, type PlanVerdict } from '../lead/goal.js';
 import { Lead } from '../lead/lead.js';
 import { isAlive, runningLeadPid } from '../lead/pid-lock.js';
-import { formatSummary } from '../lead/summary.js';
-import { formatEvent } from '../observe/format-event.js';
-import type { LoggedEvent } from '../observe/types.js';
 import { MailboxStore } from '../store/mailbox/index.js';
-import type { Task } from '../store/types.js';
+import { CHECKED_ENV, checkBeforeWork } from './before-work.js';
 import { fail } from './cli-error.js';
 import { printLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
+import { run } from './run-goal.js';
 import { rosterFor } from './team-config.js';
-
-interface StartOptions extends DirOption {
-  foreground?: boolean;
-  teammates?: string;
-  model?: string;
-  record?: string;
-}
-
-const teammatesOf = (n?: string): number | undefined => {
-  if (n === undefined) return undefined;
-  const v = Number(n);
-  return Number.isInteger(v) && v >= 0 && v <= 64
-    ? v
-    : fail(`--teammates: must be a whole number from 0 to 64, got "${n}"`);
-};
-
-const printEvent = (started: number) => (e: LoggedEvent) => {
-  const line = formatEvent(e);
-  if (line) printLine(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${line}`);
-};
+import { printEvent, teammatesOf, untilSignal, type StartOptions } from './team-shared.js';
 
 export function registerTeamCommands(program: Command): void {
   addDirOption(
@@ -64,7 +41,7 @@ export function registerTeamCommands(program: Command): void {
       .command('run <goal>')
       .description("let the lead plan a goal into tasks, run the team until they're done, print a summary"),
   )
-    .option('--review-plan', 'show the plan and wait for your approval before any teammate starts')
+    .option('--review-plan', 'show the plan and wait for your approval before any teammate starts (needs a terminal)')
     .option('--teammates <n>', 'how many teammates')
     .option('--model <model>', 'model for every agent')
     .option('--record <path>', "save the model's answers as a replayable script")
@@ -85,6 +62,7 @@ async function start(options: StartOptions): Promise<void> {
   const repoRoot = resolveRepoDir(options);
   const running = runningLeadPid(repoRoot);
   if (running) fail(`teamd is already running in ${repoRoot} (pid ${running})`);
+  await checkBeforeWork(repoRoot, options, false);
   if (!options.foreground) return startInBackground(repoRoot, options);
   const began = Date.now();
   const lead = await Lead.start({
@@ -99,34 +77,18 @@ async function start(options: StartOptions): Promise<void> {
   await lead.value.stop('signal');
 }
 
-/**
- * Resolves on SIGINT or SIGTERM (the graceful stop of `teamd stop`). The
- * handlers stay installed for the rest of the process: execa (through
- * signal-exit) re-raises a signal when it finds no other listener, which would
- * kill the daemon in the middle of its graceful stop.
- */
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    let seen = 0;
-    const onSignal = () => {
-      seen++;
-      if (seen === 1) resolve();
-      else process.stderr.write('teamd: still stopping gracefully; send SIGKILL to stop at once\n');
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
-
 async function startInBackground(repoRoot: string, options: StartOptions): Promise<void> {
   const stateDir = join(repoRoot, '.team', 'state');
   mkdirSync(stateDir, { recursive: true });
-  const out = openSync(join(stateDir, 'daemon.out'), 'a');
+  const outFile = join(stateDir, 'daemon.out');
+  const out = openSync(outFile, 'a');
+  const offset = statSync(outFile).size;
   const args = [...process.execArgv, process.argv[1]!, 'start', '--foreground', '--dir', repoRoot];
   if (options.teammates) args.push('--teammates', options.teammates);
   if (options.model) args.push('--model', options.model);
   if (options.record) args.push('--record', options.record);
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out] });
+  const env = { ...process.env, [CHECKED_ENV]: '1' };
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env });
   child.unref();
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   for (let waited = 0; waited < 15_000; waited += 100) {
@@ -136,7 +98,7 @@ async function startInBackground(repoRoot: string, options: StartOptions): Promi
     }
     const code = await Promise.race([exited, new Promise<'wait'>((r) => setTimeout(() => r('wait'), 100))]);
     if (code !== 'wait')
-      fail(`the daemon exited at start (code ${code}); see ${join(stateDir, 'daemon.out')}`);
+      fail(`the daemon exited at start (code ${code}):\n${tailOf(outFile, offset)}\n(all of it in ${outFile})`);
   }
   fail(`the daemon did not come up in 15 s; see ${join(stateDir, 'daemon.out')}`);
 }
@@ -167,56 +129,6 @@ async function stopTeammate(repoRoot: string, name: string, reason: string): Pro
   printLine(`asked ${name} to shut down (request ${requestId}); its answer arrives in: teamd inbox user`);
 }
 
-async function run(goal: string, options: StartOptions & { reviewPlan?: boolean }): Promise<void> {
-  const repoRoot = resolveRepoDir(options);
-  const began = Date.now();
-  const interrupt = new AbortController();
-  void untilSignal().then(() => {
-    printLine('\nteamd: stopping the team gracefully (unfinished tasks go back to the board)');
-    interrupt.abort();
-  });
-  const result = await runGoal({
-    signal: interrupt.signal,
-    repoRoot,
-    goal,
-    model: options.model,
-    teammates: teammatesOf(options.teammates),
-    record: options.record,
-    onEvent: printEvent(began),
-    reviewPlan: options.reviewPlan ? askPlan : undefined,
-  });
-  if (!result.ok) fail(result.error);
-  printLine('');
-  printLine(formatSummary(result.summary));
-  if (result.summary.interrupted) process.exitCode = 130;
-  else if (result.summary.tasks.failed > 0) process.exitCode = 1;
-}
-
-/** The person reviews the plan: approve, edit the task files first, or reject. */
-async function askPlan(plan: Task[]): Promise<PlanVerdict> {
-  printLine('\nProposed plan:');
-  for (const t of plan)
-    printLine(
-      `  ${t.id}: ${t.subject}${t.blockedBy.length ? `  (after ${t.blockedBy.join(', ')})` : ''}${t.owner ? ` @${t.owner}` : ''}`,
-    );
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    for (;;) {
-      const answer = (await rl.question('Approve the plan? [y]es, [e]dit .tasks/ first, [n]o: '))
-        .trim()
-        .toLowerCase();
-      if (answer === 'y' || answer === 'yes') return { approve: true };
-      if (answer === 'n' || answer === 'no')
-        return { approve: false, reason: 'rejected by the person reviewing it' };
-      if (answer === 'e' || answer === 'edit')
-        await rl.question('Edit the task files in .tasks/, then press Enter to continue. ');
-      if (answer === 'e' || answer === 'edit') return { approve: true };
-    }
-  } finally {
-    rl.close();
-  }
-}
-
 async function demo(options: { dir?: string; model?: string; teammates?: string; record?: string }): Promise<void> {
   const result = await runDemo({
     dir: options.dir,
@@ -228,4 +140,10 @@ async function demo(options: { dir?: string; model?: string; teammates?: string;
   if (!result.ok) fail(result.error);
   if (result.summary.tasks.completed !== Object.values(result.summary.tasks).reduce((a, b) => a + b, 0))
     process.exitCode = 1;
+}
+
+/** What the daemon printed since `offset` (its last lines): why it exited, said by the command itself. */
+function tailOf(file: string, offset: number): string {
+  const text = readFileSync(file).subarray(offset).toString('utf8').trimEnd();
+  return text.split('\n').slice(-12).map((l) => `  ${l}`).join('\n') || '  (it printed nothing)';
 }

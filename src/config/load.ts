@@ -33,6 +33,9 @@ export const rosterOf = (config: TeamConfig): string[] => [
   ...config.teammates.map((t) => t.name),
 ];
 
+/** The budgets `teamd init` writes: $20 for everything the team spends in the repository, $2 for one task's run. */
+export const STARTER_BUDGETS = { teamUsd: 20, taskUsd: 2 } as const;
+
 /** Writes a starter config and its JSON Schema (for editors); never overwrites a config. */
 export async function writeDefaultConfig(repoRoot: string): Promise<boolean> {
   await writeFileAtomic(
@@ -45,6 +48,9 @@ export async function writeDefaultConfig(repoRoot: string): Promise<boolean> {
     model: 'claude-sonnet-5-5',
     teammates: [{ name: 'worker-1' }, { name: 'worker-2' }],
     worktrees: { mode: 'per-task' },
+    // Budgets on by default (docs/MODELS.md, "Budgets"): the team pauses at the first, a task's run ends at the second.
+    maxBudgetUsd: STARTER_BUDGETS.teamUsd,
+    taskBudgetUsd: STARTER_BUDGETS.taskUsd,
   };
   await writeFileAtomic(configPath(repoRoot), JSON.stringify(starter, null, 2) + '\n');
   return true;

@@ -74,7 +74,10 @@ export const TeamConfigSchema = z.strictObject({
   approvalTimeoutMs: z.number().int().positive().default(300_000),
   /** A teammate with no heartbeat for this long is shown as stalled. */
   stallAfterMs: z.number().int().positive().default(120_000),
+  /** The team's budget in USD: everything spent in this repository (its transcripts); reaching it pauses the team. */
   maxBudgetUsd: z.number().positive().optional(),
+  /** The budget of one task's run in USD: reaching it ends the run, and the task fails with the reason. */
+  taskBudgetUsd: z.number().positive().optional(),
   /** Price overrides per model, in USD per million tokens. */
   prices: z
     .record(

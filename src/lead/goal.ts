@@ -6,9 +6,13 @@
 import type { LoggedEvent } from '../observe/types.js';
 import type { Task } from '../store/types.js';
 import { Lead, type LeadOptions } from './lead.js';
-import { summarise, type RunSummary } from './summary.js';
+import { spentByAgent, summarise, type RunScope, type RunSummary } from './summary.js';
 
-export type PlanVerdict = { approve: true } | { approve: false; reason: string };
+/** `interrupted`: Ctrl-C (or `teamd stop`) at the review; the planned tasks are cancelled as on a rejection. */
+export type PlanVerdict = { approve: true } | { approve: false; reason: string; interrupted?: boolean };
+
+/** A run that did not get to work: `exitCode` 130 when it was interrupted. */
+export type GoalResult = { ok: true; summary: RunSummary } | { ok: false; error: string; exitCode?: number };
 
 export interface GoalOptions extends LeadOptions {
   goal: string;
@@ -36,7 +40,7 @@ const goalPrompt = (goal: string): string =>
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 export const allSettled = (tasks: Task[]): boolean => tasks.length > 0 && tasks.every((t) => TERMINAL.has(t.status));
 
-export async function runGoal(opts: GoalOptions): Promise<{ ok: true; summary: RunSummary } | { ok: false; error: string }> {
+export async function runGoal(opts: GoalOptions): Promise<GoalResult> {
   const started = Date.now();
   const patch = { ...opts.patch, lead: { agent: true, maxTurns: 24, ...opts.patch?.lead } };
   const lead = await Lead.start({ ...opts, patch, holdTeammates: true });
@@ -44,24 +48,44 @@ export async function runGoal(opts: GoalOptions): Promise<{ ok: true; summary: R
   const l = lead.value;
   try {
     const before = new Set(l.tasks.list().map((t) => t.id));
-    await l.mail.converse(goalPrompt(opts.goal));
-    const plan = l.tasks.list().filter((t) => !before.has(t.id));
-    if (opts.reviewPlan) {
-      const verdict = await opts.reviewPlan(plan);
-      if (!verdict.approve) {
-        for (const t of plan) await l.tasks.cancel(t.id, 'user');
-        return { ok: false, error: `plan rejected: ${verdict.reason}` };
-      }
-    }
+    const scope: RunScope = { isOurs: (id) => !before.has(id), spentBefore: await spentByAgent(l) };
+    const planned = await Promise.race([l.mail.converse(goalPrompt(opts.goal)).then(() => true), abortedBy(opts.signal).then(() => false)]);
+    if (!planned) return { ok: true, summary: await interruptedSummary(l, started, scope) };
+    const rejected = await review(l, opts, l.tasks.list().filter((t) => scope.isOurs(t.id)));
+    if (rejected) return rejected;
     l.releaseTeammates();
-    const interrupted = await Promise.race([untilSettled(l, opts.timeoutMs).then(() => false), abortedBy(opts.signal)]);
-    if (interrupted) return { ok: true, summary: await interruptedSummary(l, started) };
-    const summary = await summarise(l, started);
+    const end = await Promise.race([untilSettled(l, scope, opts.timeoutMs), untilStopping(l), abortedBy(opts.signal).then(() => 'interrupted' as const)]);
+    if (end === 'interrupted') return { ok: true, summary: await interruptedSummary(l, started, scope) };
+    const summary = { ...(await summarise(l, started, scope)), ...(end === 'settled' ? {} : { stoppedFor: end.reason }) };
     l.log.append({ type: 'team_finished', completed: summary.tasks.completed, failed: summary.tasks.failed, cancelled: summary.tasks.cancelled });
     return { ok: true, summary };
   } finally {
     await l.stop('goal finished');
   }
+}
+
+/** The person's verdict on the plan; a rejection (or Ctrl-C at the prompt) cancels the planned tasks. */
+async function review(l: Lead, opts: GoalOptions, plan: Task[]): Promise<GoalResult | null> {
+  if (!opts.reviewPlan) return null;
+  const verdict = await opts.reviewPlan(plan);
+  if (verdict.approve) return null;
+  for (const t of plan) await l.tasks.cancel(t.id, 'user');
+  if (verdict.interrupted) return { ok: false, error: `interrupted at the plan review; the ${plan.length} planned task(s) were cancelled`, exitCode: 130 };
+  return { ok: false, error: `plan rejected: ${verdict.reason}` };
+}
+
+/**
+ * A pause that needs a person (a refused key, a spent budget) ends the run:
+ * nobody is there to resume it. An outage's pause resumes by itself.
+ */
+function untilStopping(lead: Lead): Promise<{ reason: string }> {
+  return new Promise((resolve) => {
+    const off = lead.onEvent((e) => {
+      if (e.type !== 'team_paused' || e.kind === 'outage') return;
+      off();
+      resolve({ reason: e.reason });
+    });
+  });
 }
 
 function abortedBy(signal: AbortSignal | undefined): Promise<true> {
@@ -72,17 +96,17 @@ function abortedBy(signal: AbortSignal | undefined): Promise<true> {
 }
 
 /** Stops the team gracefully, then reads every task file again: the teammates' releases are the last word. */
-async function interruptedSummary(lead: Lead, started: number): Promise<RunSummary> {
+async function interruptedSummary(lead: Lead, started: number, scope: RunScope): Promise<RunSummary> {
   await lead.stop('interrupted');
   await Promise.all(lead.tasks.list().map((t) => lead.tasks.refresh(t.id)));
-  return { ...(await summarise(lead, started)), interrupted: true };
+  return { ...(await summarise(lead, started, scope)), interrupted: true };
 }
 
-/** Waits, on events, until every task is settled and no merge is pending. */
-function untilSettled(lead: Lead, timeoutMs?: number): Promise<void> {
+/** Waits, on events, until every task of the run is settled and no merge is pending. */
+function untilSettled(lead: Lead, scope: RunScope, timeoutMs?: number): Promise<'settled'> {
   return new Promise((resolve, reject) => {
-    const settled = () => allSettled(lead.tasks.list());
-    if (settled()) return resolve();
+    const settled = () => allSettled(lead.tasks.list().filter((t) => scope.isOurs(t.id)));
+    if (settled()) return resolve('settled');
     const timer = timeoutMs ? setTimeout(() => finish(new Error(`goal not finished after ${timeoutMs} ms`)), timeoutMs) : null;
     const off = lead.onEvent((e: LoggedEvent) => {
       if (e.type.startsWith('task_') || e.type.startsWith('merge_')) {
@@ -93,7 +117,7 @@ function untilSettled(lead: Lead, timeoutMs?: number): Promise<void> {
       off();
       if (timer) clearTimeout(timer);
       if (err) reject(err);
-      else resolve();
+      else resolve('settled');
     }
   });
 }

@@ -13,6 +13,7 @@ import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { FileProblem, Outcome } from '../store/types.js';
 import type { FromWorker, ToWorker } from '../teammate/types.js';
+import type { ModelError } from '../model/types.js';
 import { LeadCron } from './cron.js';
 import { LeadMail } from './lead-mail.js';
 import { LeadMerges } from './merges.js';
@@ -21,6 +22,7 @@ import { Oversight } from './oversight.js';
 import { excludeLockFolders } from '../git/exclude.js';
 import { acquirePidLock } from './pid-lock.js';
 import { TeammatePool } from './pool.js';
+import { clearStalePause, TeamPause } from './pause.js';
 import { reclaimFrom, reclaimLeaseless, reconcileOnBoot } from './reconcile.js';
 import { resolveTeamConfig, type ConfigOverrides } from './team-config.js';
 import { ProcessGroups } from './process-groups.js';
@@ -36,6 +38,8 @@ export interface LeadOptions extends ConfigOverrides {
   idleRecheckMs?: number;
   /** Start no teammate until `releaseTeammates()` (goal mode reviews the plan first). */
   holdTeammates?: boolean;
+  /** Waits after consecutive model outages (default: pause.ts OUTAGE_BACKOFF_MS). */
+  outageBackoffMs?: number[];
 }
 
 export class Lead {
@@ -53,6 +57,9 @@ export class Lead {
   private readonly oversight: Oversight;
   private readonly share: TaskShare;
   private readonly processGroups: ProcessGroups;
+  /** Auth errors, outages and a spent budget pause the team (see pause.ts). */
+  readonly pause: TeamPause;
+  private released = false;
 
   private constructor(
     readonly options: LeadOptions,
@@ -64,7 +71,15 @@ export class Lead {
     this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
     this.share = new TaskShare(tasks, (msg) => this.pool.broadcast(msg));
     this.processGroups = new ProcessGroups(options.repoRoot);
-    this.models = new LeadModels({ repoRoot: options.repoRoot, team: config, record: options.record });
+    this.pause = new TeamPause({
+      repoRoot: options.repoRoot,
+      log: (e) => this.log.append(e),
+      stopTeammates: (reason) => this.pool.stopAll(reason),
+      startTeammates: () => this.startTeammates(),
+      outageBackoffMs: options.outageBackoffMs,
+    });
+    const onCallEnd = (error?: ModelError) => (error ? this.pause.onModelError(error) : this.pause.onModelOk());
+    this.models = new LeadModels({ repoRoot: options.repoRoot, team: config, record: options.record, onCallEnd });
     this.pool = new TeammatePool((name, restarts) => this.workerData(name, restarts), {
       onMessage: (name, msg, worker) => this.onWorker(name, msg, worker),
       onCrash: (name) => this.onCrash(name),
@@ -81,7 +96,7 @@ export class Lead {
       mailbox,
       log,
       retireTeammate: (name, reason) => this.pool.retire(name, reason),
-      stopTeam: (reason) => void this.stop(reason),
+      stopTeam: (reason) => void this.pause.onBudget(reason),
     });
   }
 
@@ -133,7 +148,14 @@ export class Lead {
 
   /** Starts the teammates held back by `holdTeammates`. */
   releaseTeammates(): void {
-    if (this.pool.names().length === 0) this.pool.start(this.config);
+    this.released = true;
+    if (this.pool.names().length === 0 && !this.pause.current) this.pool.start(this.config);
+  }
+
+  /** After a pause: the teammates again (not before goal mode released them, never while stopping). */
+  private startTeammates(): void {
+    if (this.stopped || (this.options.holdTeammates && !this.released)) return;
+    this.pool.start(this.config);
   }
 
   /** Kills a teammate's worker (as a crash would); the pool restarts it. */
@@ -146,6 +168,8 @@ export class Lead {
     const specs = this.config.teammates.map((t) => this.modelSpec(t.name)).filter((s) => this.models.viaLead(s));
     const leadSpec = this.config.lead.model ?? this.config.model;
     await this.models.prepare(this.config.lead.agent ? [...specs, leadSpec] : specs);
+    const stale = clearStalePause(this.options.repoRoot);
+    if (stale) log({ type: 'notice', message: `cleared the previous run's pause (${stale.kind}): ${stale.reason}` });
     await reconcileOnBoot({ tasks: this.tasks, mailbox: this.mailbox, config: this.config, log });
     // Outside git there is nothing to hide the lock folders from.
     await excludeLockFolders(this.options.repoRoot);
@@ -231,6 +255,7 @@ export class Lead {
   private async shutdown(reason: string): Promise<void> {
     this.log.append({ type: 'daemon_stopping', reason });
     if (this.reaper) clearInterval(this.reaper);
+    this.pause.close();
     this.cron.stop();
     await this.mail.stop();
     await this.pool.stopAll(reason);

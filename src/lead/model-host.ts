@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { ModelClient, ModelRequest, ModelStreamEvent, ToolDefinition } from '../model/types.js';
+import type { ModelClient, ModelError, ModelRequest, ModelStreamEvent, ToolDefinition } from '../model/types.js';
 
 /** A worker's `model_call`, its tools by reference (see `FromWorkerSchema`). */
 export interface WorkerModelCall {
@@ -20,7 +20,11 @@ export class ModelHost {
   /** Each worker's tool definitions by id (a new worker object starts empty). */
   private readonly toolsOf = new WeakMap<object, Map<number, ToolDefinition>>();
 
-  constructor(private readonly model: ModelClient) {}
+  /** `onEnd`: every call's end, with its error when it failed (the lead pauses the team on auth errors and outages). */
+  constructor(
+    private readonly model: ModelClient,
+    private readonly onEnd?: (error: ModelError | undefined) => void,
+  ) {}
 
   call(worker: Pick<Worker, 'postMessage'>, call: WorkerModelCall, owner = ''): void {
     const controller = new AbortController();
@@ -71,7 +75,11 @@ export class ModelHost {
   private async pump(worker: Pick<Worker, 'postMessage'>, callId: string, request: ModelRequest): Promise<void> {
     const batch = new EventBatch((events) => worker.postMessage({ type: 'model_events', callId, events }));
     try {
-      for await (const event of this.model.stream(request)) batch.add(event, event.type === 'done');
+      for await (const event of this.model.stream(request)) {
+        batch.add(event, event.type === 'done');
+        // Right behind the answer (a pause's stop follows the failed call's `done`, so the run ends on its error, not aborted).
+        if (event.type === 'done' && !request.signal?.aborted) this.onEnd?.(event.error);
+      }
     } catch (err) {
       // A ModelClient should not throw; if one does, the worker still gets its `done`.
       batch.add(this.failed((err as Error).message), true);

@@ -1,6 +1,6 @@
 import type { TeamConfig, TeammateConfig } from '../config/schema.js';
 import { createModelClient, ScriptedModel, type ScriptReport } from '../model/index.js';
-import type { ModelClient } from '../model/types.js';
+import type { ModelClient, ModelError } from '../model/types.js';
 import { ModelHost } from './model-host.js';
 
 /** The model a teammate runs: its own, else the team's (a `--model` override replaces both). */
@@ -17,7 +17,7 @@ export class LeadModels {
   private readonly clients = new Map<string, ModelClient>();
   private readonly hosts = new Map<string, ModelHost>();
 
-  constructor(private readonly opts: { repoRoot: string; team: TeamConfig; record?: string }) {}
+  constructor(private readonly opts: { repoRoot: string; team: TeamConfig; record?: string; onCallEnd?: (error: ModelError | undefined) => void }) {}
 
   /** Builds the clients the lead will serve (a bad script file fails here, naming the file). */
   async prepare(specs: string[]): Promise<void> {
@@ -44,7 +44,7 @@ export class LeadModels {
   host(spec: string): ModelHost {
     let h = this.hosts.get(spec);
     if (!h) {
-      h = new ModelHost(this.client(spec));
+      h = new ModelHost(this.client(spec), this.opts.onCallEnd);
       this.hosts.set(spec, h);
     }
     return h;

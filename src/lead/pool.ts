@@ -46,6 +46,8 @@ export class TeammatePool {
   ) {}
 
   start(team: TeamConfig): void {
+    // After `stopAll` (a paused team resuming) the stopped members start afresh.
+    for (const [name, m] of this.members) if (!m.worker) this.members.delete(name);
     for (const t of team.teammates) this.spawn(t.name, 0);
     this.startWatchdog(Math.max(2_000, 2 * team.leaseMs));
   }
@@ -56,6 +58,7 @@ export class TeammatePool {
    * lease is long gone by then) is terminated, and restarted like any crash.
    */
   private startWatchdog(silentMs: number): void {
+    if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = setInterval(() => {
       const now = Date.now();
       for (const m of this.members.values()) {

@@ -74,5 +74,5 @@ export async function budgetState(
 /** What a teammate (with `name`) or the team (without) says when it stops for its budget. */
 export function budgetMessage(b: { name?: string; spentUsd: number; maxBudgetUsd: number | null }): string {
   const spent = `spent $${b.spentUsd.toFixed(4)} of its $${(b.maxBudgetUsd ?? 0).toFixed(2)} budget`;
-  return b.name ? `${b.name} ${spent}; it takes no more tasks` : `the team ${spent}; stopping`;
+  return b.name ? `${b.name} ${spent}; it takes no more tasks` : `the team ${spent}; it takes no new work`;
 }

@@ -45,6 +45,10 @@ export function formatEvent(e: LoggedEvent): string | null {
       return `${e.requestId} expired (denied)`;
     case 'team_finished':
       return `team finished: ${e.completed} completed, ${e.failed} failed, ${e.cancelled} cancelled`;
+    case 'team_paused':
+      return `⏸ team paused (${e.kind}): ${e.reason}${e.until ? `; retrying at ${e.until}` : ''}`;
+    case 'team_resumed':
+      return `▶ team resumed (${e.by})`;
     case 'cron_event':
       return `cron: ${String(e.detail.type)}${typeof e.detail.jobId === 'string' ? ` ${e.detail.jobId}` : ''}`;
     case 'notice':

@@ -6,6 +6,7 @@
 import type { TeamConfig } from '../config/schema.js';
 import { nextFireAt } from '../cron/next-fire.js';
 import { mergeQueuePath, readMergeQueueFile } from '../git/merge-queue-file.js';
+import { readPause, type PauseState } from '../lead/pause-file.js';
 import { runningLeadPid } from '../lead/pid-lock.js';
 import { CronStore } from '../store/cron/index.js';
 import { MailboxStore } from '../store/mailbox/index.js';
@@ -17,7 +18,8 @@ import { readAgentStatuses } from '../teammate/status-file.js';
 export type Liveness = 'starting' | 'idle' | 'working' | 'waiting' | 'stopping' | 'stopped' | 'stalled' | 'dead';
 
 export interface TeamStatus {
-  lead: { running: boolean; pid: number | null };
+  /** `paused`: the team takes no new work until `teamd resume` (or an outage's retry time): see lead/pause-file.ts. */
+  lead: { running: boolean; pid: number | null; paused?: PauseState | null };
   teammates: {
     name: string;
     state: Liveness;
@@ -64,7 +66,7 @@ export async function readTeamStatus(repoRoot: string, config: TeamConfig, now =
     };
   });
   return {
-    lead: { running: pid !== null, pid },
+    lead: { running: pid !== null, pid, paused: pid !== null ? readPause(repoRoot) : null },
     teammates,
     tasks: await taskSection(repoRoot),
     inboxes: await new MailboxStore(repoRoot).inboxSizes(),

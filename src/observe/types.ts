@@ -29,6 +29,9 @@ export type TeamEvent =
   | { type: 'approval_answered'; requestId: string; agent: string; approved: boolean; by: string }
   | { type: 'approval_expired'; requestId: string; agent: string }
   | { type: 'team_finished'; completed: number; failed: number; cancelled: number }
+  /** No new work until resumed: the model refused the key (auth), the endpoint is down (outage, retried at `until`), or the budget is spent. */
+  | { type: 'team_paused'; kind: 'auth' | 'outage' | 'budget'; reason: string; until?: string }
+  | { type: 'team_resumed'; by: string }
   | { type: 'notice'; message: string; agent?: string };
 
 export type LoggedEvent = TeamEvent & { ts: string };

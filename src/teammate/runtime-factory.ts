@@ -90,7 +90,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     agentName: host.name,
     maxTurns: cfg.maxTurns,
     // What is left of the teammate's budget bounds this run (the lead retires it at the limit).
-    maxBudgetUsd: cfg.maxBudgetUsd === undefined ? undefined : Math.max(0.000001, cfg.maxBudgetUsd - host.status.current.costUsd),
+    maxBudgetUsd: runBudget(cfg.maxBudgetUsd === undefined ? undefined : Math.max(0.000001, cfg.maxBudgetUsd - host.status.current.costUsd), data.team.taskBudgetUsd),
     maxTokens: data.team.maxTokens,
     permissionPolicy: policyFor(host, spec.readOnly),
     canUseTool: teammateCanUseTool(approvalDeps),
@@ -123,3 +123,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     },
   });
 }
+
+/** The tighter of what is left of the teammate's budget and the team's per-task budget. */
+const runBudget = (left: number | undefined, perTask: number | undefined): number | undefined =>
+  left === undefined ? perTask : perTask === undefined ? left : Math.min(left, perTask);

@@ -2,6 +2,7 @@ import type { ResultEvent } from '../agent/types.js';
 import { commitWorktree } from '../git/commit.js';
 import type { Task, TaskResult } from '../store/types.js';
 import type { TeammateHost } from './host.js';
+import { modelTrouble, releaseForTrouble } from './model-trouble.js';
 
 const MERGE_HOLD_MS = 7 * 24 * 3600_000;
 
@@ -35,6 +36,8 @@ export async function finishTask(host: TeammateHost, task: Task, result: ResultE
     return;
   }
   if (!result || result.subtype === 'aborted') return release(host, task, host.stopping ? `stopped: ${host.status.current.note ?? 'shutdown'}` : 'interrupted');
+  const trouble = modelTrouble(result);
+  if (trouble && (await releaseForTrouble(host, task, trouble))) return;
   if (result.subtype !== 'success') return fail(host, task, `${result.subtype}${result.error ? `: ${result.error}` : ''}`);
   const summary = result.result.trim().slice(0, 4000) || '(no summary)';
   if (ctx.worktree && ctx.branch) return handToMerge(host, task, summary, ctx);

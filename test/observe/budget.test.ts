@@ -58,7 +58,7 @@ describe('budgetChange', () => {
       'worker-1 spent $1.2346 of its $1.00 budget; it takes no more tasks',
     );
     expect(budgetMessage({ spentUsd: 2, maxBudgetUsd: 2 })).toBe(
-      'the team spent $2.0000 of its $2.00 budget; stopping',
+      'the team spent $2.0000 of its $2.00 budget; it takes no new work',
     );
   });
 });

@@ -2,6 +2,8 @@ import type { DashboardState, Line, Segment } from '../types.js';
 import { usd } from '../units.js';
 
 function leadSegment(state: DashboardState): Segment {
+  const paused = state.lead.paused;
+  if (state.lead.running && paused) return { text: `lead pid ${state.lead.pid} · PAUSED (${paused.kind}): ${paused.reason}`, tone: 'bad', bold: true };
   if (state.lead.running) return { text: `lead pid ${state.lead.pid}`, tone: 'ok' };
   if (state.finished) return { text: 'team finished', tone: 'ok', bold: true };
   return { text: 'lead not running', tone: 'muted' };

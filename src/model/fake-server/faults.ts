@@ -41,6 +41,7 @@ export async function applyFault(
       return 'done';
     case 'overloaded':
     case 'prompt_too_long':
+    case 'auth':
       sendApiError(res, apiErrorOf(fault.kind));
       return 'done';
     case 'server':

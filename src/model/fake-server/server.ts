@@ -100,7 +100,9 @@ class FakeServer implements FakeAnthropicServer {
     json: unknown,
     agent: string | undefined,
   ): Promise<string> {
-    if (req.method !== 'POST' || new URL(req.url ?? '/', this.url).pathname !== '/v1/messages') {
+    const pathname = new URL(req.url ?? '/', this.url).pathname;
+    if (req.method === 'GET' && pathname === '/v1/models') return this.#models(req, res);
+    if (req.method !== 'POST' || pathname !== '/v1/messages') {
       sendApiError(res, {
         status: 404,
         type: 'not_found_error',
@@ -122,6 +124,18 @@ class FakeServer implements FakeAnthropicServer {
     if (spoil === 'done') return `fault:${fault!.kind}`;
     const outcome = await this.#answer(res, valid.body, agent, spoil);
     return fault ? `fault:${fault.kind}` : outcome;
+  }
+
+  /** `GET /v1/models`: the cheap authenticated request `teamd start` checks credentials with. */
+  #models(req: IncomingMessage, res: ServerResponse): string {
+    if (!this.#authorized(req)) {
+      sendApiError(res, apiErrorOf('auth'));
+      return 'unauthorized';
+    }
+    const model = { type: 'model', id: 'claude-fake', display_name: 'Fake', created_at: '2026-01-01T00:00:00Z' };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: [model], has_more: false, first_id: model.id, last_id: model.id }));
+    return 'models';
   }
 
   #authorized(req: IncomingMessage): boolean {

@@ -37,6 +37,8 @@ export type Fault = { match?: FaultMatch } &
     | { kind: 'slow_first_byte'; delayMs: number }
     /** 400 invalid_request_error "prompt is too long: …". */
     | { kind: 'prompt_too_long' }
+    /** 401 authentication_error, as for a refused key (the lead pauses the team). */
+    | { kind: 'auth' }
   );
 
 /** A Messages API request body, as far as the server reads it. */

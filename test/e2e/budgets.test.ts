@@ -1,0 +1,95 @@
+/**
+ * Budgets on by default: `teamd init` writes a team budget and a per-task
+ * budget; reaching the team's pauses the team (new work stops; the event log
+ * and `teamd status` say so); reaching a task's ends that run, and the task
+ * fails with the reason. Real worker threads, a scripted model priced through
+ * the config's `prices` (every token a dollar).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { initTeam } from '../../src/cli/init.js';
+import { readEvents } from '../../src/observe/event-log.js';
+import { teamd } from '../cli/run-teamd.js';
+import { tasksOnDisk } from '../faults/support/files.js';
+import { genericTaskScript, makeTeamRepo, startLead, teamPerTest, until } from './support/harness.js';
+
+const team = teamPerTest();
+const DEAR = { 'scripted:': { input: 1_000_000, output: 1_000_000 } };
+const HANG = {
+  conversation: 'Task hang:',
+  turn: 0,
+  times: 'always' as const,
+  content: [
+    {
+      type: 'tool_use' as const,
+      name: 'bash',
+      input: { command: 'while [ ! -f never ]; do sleep 0.05; done' },
+    },
+  ],
+};
+
+it('teamd init writes a team budget and a per-task budget', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'teamd-init-'));
+  try {
+    await initTeam(dir);
+    const config = JSON.parse(readFileSync(join(dir, '.team', 'config.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(config).toMatchObject({ maxBudgetUsd: 20, taskBudgetUsd: 2 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('the team budget reached: the team pauses, says why, and takes no new work', async () => {
+  const r = team.repo(
+    makeTeamRepo({
+      script: genericTaskScript([HANG]),
+      config: {
+        teammates: [{ name: 'ann' }],
+        worktrees: { mode: 'off' },
+        permissions: { defaultMode: 'bypassPermissions' },
+        prices: DEAR,
+        maxBudgetUsd: 0.01,
+      },
+    }),
+  );
+  r.writeTask('t1', { subject: 'make t1' });
+  r.writeTask('hang', { subject: 'wait', blockedBy: ['t1'] });
+  const { lead } = await startLead(r);
+  team.lead(lead);
+  const paused = await lead.waitFor((e) => e.type === 'team_paused', 30_000);
+  expect(paused).toMatchObject({ kind: 'budget' });
+  expect(paused.type === 'team_paused' && paused.reason).toMatch(
+    /^the team spent \$[\d.]+ of its \$0\.01 budget; it takes no new work; raise maxBudgetUsd .* `teamd resume` to go on past it$/,
+  );
+  await until(
+    lead,
+    () =>
+      tasksOnDisk(r.dir).get('hang')?.status === 'pending' && tasksOnDisk(r.dir).get('hang')?.owner === null,
+    20_000,
+    'hang back on the board',
+  );
+  expect(tasksOnDisk(r.dir).get('t1')?.status).toBe('completed');
+  expect(readEvents(r.dir).some((e) => e.type === 'team_paused')).toBe(true);
+  expect((await teamd(r.dir, 'status')).stdout).toMatch(/team paused since .*: the team spent/);
+}, 60_000);
+
+it('a per-task budget ends that task run; the task fails with the reason', async () => {
+  const r = team.repo(
+    makeTeamRepo({
+      script: genericTaskScript(),
+      config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'off' }, prices: DEAR, taskBudgetUsd: 0.01 },
+    }),
+  );
+  r.writeTask('t1', { subject: 'make t1' });
+  const { lead } = await startLead(r);
+  team.lead(lead);
+  await until(lead, () => tasksOnDisk(r.dir).get('t1')?.status === 'failed', 30_000, 't1 failed');
+  expect(tasksOnDisk(r.dir).get('t1')!.result?.error).toMatch(
+    /^error_max_budget_usd: spent \$[\d.]+ of a \$0\.01 budget/,
+  );
+}, 60_000);
