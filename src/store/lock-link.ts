@@ -69,10 +69,9 @@ export const lockEntryFor = (file: string): string => join(dirname(file), LOCKS_
 
 /** One attempt: links the lock entry, or takes over a stale one, or reports it busy. Throws on I/O errors. */
 export function tryAcquire(path: string, staleMs: number, onCompromised: (err: Error) => void): AttemptResult {
-  const owner = freshOwner(dirname(path), staleMs);
-  if (!linkOwner(owner, path) && !(takeOverIfStale(path, staleMs, owner) && linkOwner(owner, path))) {
-    return { busy: true };
-  }
+  const fresh = freshOwner(dirname(path), staleMs);
+  const owner = linkOwner(fresh, path) ?? (takeOverIfStale(path, staleMs, fresh) ? linkOwner(fresh, path) : null);
+  if (owner === null) return { busy: true };
   const lock: HeldLock = { path, ino: owner.ino, ownerPath: owner.path, staleMs, onCompromised };
   held.add(lock);
   ticker ??= setInterval(refreshHeld, REFRESH_TICK_MS).unref();
@@ -132,14 +131,14 @@ function createOwner(locksDir: string): Owner {
   }
 }
 
-/** True when the link was made; false when the entry exists. */
-function linkOwner(owner: Owner, path: string): boolean {
+/** The owner linked (a new one when ours had been swept), or null when the entry exists. */
+function linkOwner(owner: Owner, path: string): Owner | null {
   try {
     linkSync(owner.path, path);
-    return true;
+    return owner;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
+    if (code === 'EEXIST') return null;
     if (code !== 'ENOENT') throw err;
     // Our owner file was swept while we held no lock (its mtime had gone stale): make a new one.
     owners.delete(dirname(path));
@@ -159,7 +158,7 @@ function takeOverIfStale(path: string, staleMs: number, owner: Owner): boolean {
   if (seen === null) return true;
   if (!isAbandoned(path, seen, staleMs)) return false;
   const guard = `${path}.takeover`;
-  if (!linkOwner(owner, guard)) {
+  if (linkOwner(owner, guard) === null) {
     // A contender died during its takeover: its guard is stale too.
     const guarded = statOrNull(guard);
     if (guarded && isAbandoned(guard, guarded, staleMs)) removeEntry(guard);

@@ -21,7 +21,7 @@ console.log(`races: seed ${SEED}`);
 stopRaceSuite(
   sized(
     { claimers: 8, tasks: 400, senders: 8, messages: 150, staleMs: 150, timeoutMs: 300_000 },
-    { claimers: 4, tasks: 200, senders: 4, messages: 40, staleMs: 150, timeoutMs: 90_000 },
+    { claimers: 4, tasks: 120, senders: 3, messages: 25, staleMs: 150, timeoutMs: 90_000 },
   ),
   seededRandom(SEED),
 );

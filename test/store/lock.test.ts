@@ -93,3 +93,22 @@ describe('withLock', () => {
   });
 });
 
+
+describe('a lock whose owner file was swept while idle', () => {
+  it('is taken with a new owner file, and a write under it commits and the release removes it', async () => {
+    const file = join(repo.root, 'x.json');
+    const { readdirSync, unlinkSync } = await import('node:fs');
+    const { writeFileAtomic } = await import('../../src/store/atomic.js');
+    await withLock(file, async () => undefined);
+    const locks = join(repo.root, '.locks');
+    // Another process swept our idle owner file (it links no lock).
+    for (const name of readdirSync(locks)) unlinkSync(join(locks, name));
+    const incidents: LockIncident[] = [];
+    await withLock(file, async (fence) => writeFileAtomic(file, 'written', { fence }), {
+      staleMs: 60_000,
+      onCompromised: (i) => incidents.push(i),
+    });
+    expect(incidents).toEqual([]);
+    expect(existsSync(lockPathFor(file))).toBe(false);
+  });
+});
