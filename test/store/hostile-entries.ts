@@ -29,7 +29,7 @@ export const mkfifo = (path: string): void => {
 };
 
 /** Every kind of hostile entry, as `<name>.json` in `folder`; returns the names. */
-export function dropHostileEntries(folder: string, outsideDir: string): Record<string, string> {
+export function dropHostileEntries(folder: string, outsideDir: string) {
   const secret = secretFile(outsideDir);
   const names = {
     secretLink: 'to-secret',
