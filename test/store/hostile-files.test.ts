@@ -72,6 +72,9 @@ it('creating or updating a task with metadata nested too deep is refused naming 
   const created = await store.create({ subject: 'deep', metadata: deep as Record<string, unknown> });
   expect(created.ok).toBe(false);
   if (!created.ok) expect(created.error).toMatch(/metadata.*nested deeper than 32 levels/);
+  const updated = await store.update('ok', (t) => ({ ...t, metadata: deep as Record<string, unknown> }));
+  expect(updated.ok).toBe(false);
+  if (!updated.ok) expect(updated.error).toMatch(/metadata/);
   const wide = await store.create({ subject: 'wide', metadata: { a: 'x'.repeat(300_000) } });
   expect(wide.ok).toBe(false);
   expect((await store.create({ id: 'fine', subject: 'fine', metadata: { a: { b: [1, 2] } } })).ok).toBe(true);
