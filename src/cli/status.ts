@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
+import { TeamConfigSchema } from '../config/schema.js';
 import { pauseLine } from '../lead/pause-file.js';
 import { readTeamStatus, type TeamStatus } from '../observe/status.js';
 import { stuckLocks, type StuckLock } from '../store/lock-holder.js';
-import { fail } from './cli-error.js';
+import { formatProblem } from '../store/problems.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
+import { configProblem } from './validate.js';
 
 export function registerStatusCommand(program: Command): void {
   addDirOption(
@@ -19,9 +21,10 @@ export function registerStatusCommand(program: Command): void {
 
 async function status(options: DirOption & { json?: boolean }): Promise<void> {
   const repoRoot = resolveRepoDir(options);
+  // A broken config is one more problem to show, not a reason to show nothing: the files say the rest.
   const loaded = await loadConfig(repoRoot);
-  if (!loaded.ok) fail(loaded.error);
-  const s = await readTeamStatus(repoRoot, loaded.config);
+  const s = await readTeamStatus(repoRoot, loaded.ok ? loaded.config : TeamConfigSchema.parse({}));
+  if (!loaded.ok) s.problems.unshift(configProblem(repoRoot, loaded.error));
   const locks = stuckLocks(repoRoot);
   if (options.json) return printJson({ ...s, stuckLocks: locks });
   printStatus(s);
@@ -33,10 +36,31 @@ function printStuckLocks(locks: readonly StuckLock[]): void {
   for (const l of locks) printLine(`stuck lock: ${l.file}: ${l.message}`);
 }
 
+/** How many ids of a list, or problems, a status line shows before "and N more". */
+const SHOWN_IDS = 5;
+const SHOWN_PROBLEMS = 20;
+
+/** `a, b, c, d, e and 99995 more`: a list of any length on one short line. */
+export function firstFew(ids: readonly string[], shown = SHOWN_IDS): string {
+  if (ids.length <= shown) return ids.join(', ');
+  return `${ids.slice(0, shown).join(', ')} and ${ids.length - shown} more`;
+}
+
+function printProblems(problems: readonly { file: string; field?: string; message: string }[]): void {
+  for (const p of problems.slice(0, SHOWN_PROBLEMS)) printLine(`  problem: ${oneLine(formatProblem(p), 300)}`);
+  if (problems.length > SHOWN_PROBLEMS)
+    printLine(`  … and ${problems.length - SHOWN_PROBLEMS} more problem(s) (teamd validate lists them all)`);
+}
+
 const age = (ms: number | null): string =>
   ms === null ? '-' : ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 
 export function printStatus(s: TeamStatus): void {
+  if (s.problems.length) {
+    printLine('problems outside .tasks/:');
+    printProblems(s.problems);
+    printLine('');
+  }
   printLine(s.lead.running ? `lead: running (pid ${s.lead.pid})` : 'lead: not running');
   if (s.lead.paused) printLine(`team ${pauseLine(s.lead.paused)}`);
   printLine('');
@@ -61,12 +85,11 @@ export function printStatus(s: TeamStatus): void {
       t.status === 'pending'
         ? t.ready
           ? 'ready'
-          : `waiting for ${t.waitingFor.join(', ')}`
+          : `waiting for ${firstFew(t.waitingFor)}`
         : `${t.owner ?? '?'}${t.merge ? `, merge ${t.merge}` : ''}`;
     printLine(`  ${t.id} [${t.status}] ${oneLine(t.subject, 50)} — ${why}`);
   }
-  for (const p of s.tasks.problems)
-    printLine(`  problem: ${p.file}${p.field ? ` ${p.field}` : ''}: ${p.message}`);
+  printProblems(s.tasks.problems);
   const inboxes = Object.entries(s.inboxes).filter(([, n]) => n > 0);
   printLine(`\ninboxes: ${inboxes.length ? inboxes.map(([a, n]) => `${a} ${n}`).join(', ') : 'all empty'}`);
   if (s.cron.length)

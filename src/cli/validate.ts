@@ -26,7 +26,7 @@ export function registerValidateCommand(program: Command): void {
 }
 
 /** loadConfig's error starts with the absolute file name; report it repo-relative like the rest. */
-function configProblem(repo: string, error: string): FileProblem {
+export function configProblem(repo: string, error: string): FileProblem {
   const file = configPath(repo);
   return {
     file: relative(repo, file),

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readJson } from '../store/json-file.js';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
@@ -141,12 +141,10 @@ function formatEntry(entry: MergeEntry): string[] {
  */
 export async function readTaskStatus(repoRoot: string, taskId: string): Promise<string> {
   if (!ID_PATTERN.test(taskId)) return 'invalid';
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(join(repoRoot, '.tasks', `${taskId}.json`), 'utf8'));
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'invalid';
-  }
+  // Through the safe reader: a FIFO or a link to /dev/zero in `.tasks/` must not hang or fill this command.
+  const json = await readJson(join(repoRoot, '.tasks', `${taskId}.json`), join('.tasks', `${taskId}.json`));
+  if (json.kind !== 'ok') return json.kind;
+  const raw = json.value;
   const full = TaskSchema.safeParse(raw);
   if (full.success) return full.data.status;
   const dropped = DroppedTaskSchema.safeParse(raw);

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../store/atomic.js';
+import { parseJson } from '../store/json-file.js';
+import { FILE_LIMITS, readTeamFile } from '../store/team-file.js';
 import { TeamConfigSchema, type TeamConfig } from './schema.js';
 
 export const configPath = (repoRoot: string): string => join(repoRoot, '.team', 'config.json');
@@ -10,16 +11,18 @@ export const configSchemaPath = (repoRoot: string): string => join(repoRoot, '.t
 
 export type ConfigLoad = { ok: true; config: TeamConfig } | { ok: false; error: string };
 
-/** Reads `.team/config.json` (defaults when missing); errors name the file and the field. */
+/**
+ * Reads `.team/config.json` (defaults when missing); errors name the file and
+ * the field. Only a regular file is read (a link, FIFO or device is refused
+ * unread), at most `FILE_LIMITS.config` bytes, nested at most `MAX_JSON_DEPTH`.
+ */
 export async function loadConfig(repoRoot: string): Promise<ConfigLoad> {
   const file = configPath(repoRoot);
-  if (!existsSync(file)) return { ok: true, config: TeamConfigSchema.parse({}) };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    return { ok: false, error: `${file}: invalid JSON: ${(err as Error).message}` };
-  }
+  const read = await readTeamFile(file, join('.team', 'config.json'), FILE_LIMITS.config);
+  if (read.kind === 'missing') return { ok: true, config: TeamConfigSchema.parse({}) };
+  const json = read.kind === 'text' ? parseJson(read.text, file) : read;
+  if (json.kind !== 'ok') return { ok: false, error: `${file}: ${json.kind === 'invalid' ? json.problem.message : 'missing'}` };
+  const raw = json.value;
   const parsed = TeamConfigSchema.safeParse(raw);
   if (parsed.success) return { ok: true, config: parsed.data };
   const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);

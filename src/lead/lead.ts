@@ -11,6 +11,8 @@ import { EventLog } from '../observe/event-log.js';
 import type { LoggedEvent, TeamEvent } from '../observe/types.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
+import { formatProblem } from '../store/problems.js';
+import { teamFolderRefusal } from '../store/team-folders.js';
 import type { FileProblem, Outcome } from '../store/types.js';
 import type { FromWorker, ToWorker } from '../teammate/types.js';
 import type { ModelError } from '../model/types.js';
@@ -69,6 +71,7 @@ export class Lead {
     private readonly releasePid: () => void,
   ) {
     this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
+    mailbox.onProblem = (p) => this.reportOnce(p, () => this.log.append({ type: 'notice', message: `mailbox: ${formatProblem(p)}` }));
     this.share = new TaskShare(tasks, (msg) => this.pool.broadcast(msg));
     this.processGroups = new ProcessGroups(options.repoRoot);
     this.pause = new TeamPause({
@@ -101,6 +104,9 @@ export class Lead {
   }
 
   static async start(options: LeadOptions): Promise<Outcome<Lead>> {
+    // Before anything is read or written through them (the pid lock lives in .team/state).
+    const badFolders = teamFolderRefusal(options.repoRoot);
+    if (badFolders !== undefined) return { ok: false, error: badFolders };
     const resolved = await resolveTeamConfig(options.repoRoot, options);
     if (!resolved.ok) return { ok: false, error: resolved.error };
     const lock = acquirePidLock(options.repoRoot);
@@ -204,12 +210,17 @@ export class Lead {
 
   /** A bad file is reported once per distinct problem, with its file and field; the daemon carries on. */
   private reportProblems(problems: FileProblem[]): void {
-    for (const p of problems) {
-      const key = `${p.file}|${p.field ?? ''}|${p.message}`;
-      if (this.reported.has(key)) continue;
-      this.reported.add(key);
-      this.log.append({ type: 'task_problem', file: p.file, message: p.field ? `${p.field}: ${p.message}` : p.message });
-    }
+    for (const p of problems)
+      this.reportOnce(p, () =>
+        this.log.append({ type: 'task_problem', file: p.file, message: p.field ? `${p.field}: ${p.message}` : p.message }),
+      );
+  }
+
+  private reportOnce(p: FileProblem, report: () => void): void {
+    const key = `${p.file}|${p.field ?? ''}|${p.message}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    report();
   }
 
   private onWorker(name: string, msg: FromWorker, worker: Worker): void {

@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads';
 import type { TeamConfig } from '../config/schema.js';
 import type { TeamEvent } from '../observe/types.js';
 import { FromWorkerSchema, type FromWorker, type TeammateState, type ToWorker, type WorkerData } from '../teammate/types.js';
+import { ipcShapeProblem } from '../teammate/protocol.js';
 import { killProcessGroup } from '../tools/process-group.js';
 import { spawnWorker, teammateEntryUrl } from './spawn-worker.js';
 
@@ -169,6 +170,7 @@ export class TeammatePool {
   }
 
   private route(member: Member, raw: unknown, worker: Worker): void {
+    if (ipcShapeProblem(raw) !== undefined) return;
     const parsed = FromWorkerSchema.safeParse(raw);
     if (!parsed.success) return;
     const msg = parsed.data;

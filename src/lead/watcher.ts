@@ -7,7 +7,7 @@
  * happened. Temp files of atomic writes and lock directories are ignored.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
@@ -100,9 +100,10 @@ export async function watchTeamFolders(
 
 const FOLDER_CHECK_MS = 2_000;
 
+/** The folder's identity; null when it is missing, not a folder, or a symbolic link (never followed). */
 function identityOf(folder: string): string | null {
   try {
-    const s = statSync(folder);
+    const s = lstatSync(folder);
     return s.isDirectory() ? `${s.ino}:${s.birthtimeMs}` : null;
   } catch {
     return null;
@@ -126,6 +127,8 @@ class FolderWatch {
     try {
       mkdirSync(this.folder, { recursive: true });
       this.identity = identityOf(this.folder);
+      // A link (or a file) in the folder's place is not watched: it would lead out of the repository.
+      if (this.identity === null) throw new Error('is not a real folder (a symbolic link?); not watched');
       const w = watch(this.folder, { persistent: true }, (_event, name) => {
         // No name (some platforms, or an overflow): look at every file once.
         if (name === null) void this.rescan();

@@ -11,6 +11,7 @@ import { runningLeadPid } from '../lead/pid-lock.js';
 import { CronStore } from '../store/cron/index.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
+import { teamFolderProblems } from '../store/team-folders.js';
 import type { FileProblem, TaskStatus } from '../store/types.js';
 import { listRequests, type PendingRequest } from '../teammate/requests.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
@@ -39,6 +40,8 @@ export interface TeamStatus {
   cron: { id: string; cron: string; to: string; next: string | null; done: boolean }[];
   merges: { taskId: string; state: string; detail: string | null }[];
   approvals: PendingRequest[];
+  /** Problems outside `.tasks/`: team folders that are links, bad inboxes and cron files (the CLI adds the config's). */
+  problems: FileProblem[];
 }
 
 function liveness(state: string, ageMs: number, leadRunning: boolean, stallAfterMs: number): Liveness {
@@ -65,14 +68,17 @@ export async function readTeamStatus(repoRoot: string, config: TeamConfig, now =
       model: s?.model ?? t.model ?? config.model,
     };
   });
+  const mailbox = new MailboxStore(repoRoot);
+  const cron = await cronSection(repoRoot, now);
   return {
     lead: { running: pid !== null, pid, paused: pid !== null ? readPause(repoRoot) : null },
     teammates,
     tasks: await taskSection(repoRoot),
-    inboxes: await new MailboxStore(repoRoot).inboxSizes(),
-    cron: await cronSection(repoRoot, now),
+    inboxes: await mailbox.inboxSizes(),
+    cron: cron.jobs,
     merges: await mergeSection(repoRoot, config),
     approvals: listRequests(repoRoot, 'pending'),
+    problems: [...teamFolderProblems(repoRoot), ...(await mailbox.problems()), ...cron.problems],
   };
 }
 
@@ -87,12 +93,13 @@ async function taskSection(repoRoot: string): Promise<TeamStatus['tasks']> {
   return { counts, list, problems: store.problems() };
 }
 
-async function cronSection(repoRoot: string, now: number): Promise<TeamStatus['cron']> {
-  const { jobs } = await new CronStore(repoRoot).list();
-  return jobs.map((j) => {
+async function cronSection(repoRoot: string, now: number): Promise<{ jobs: TeamStatus['cron']; problems: FileProblem[] }> {
+  const { jobs, problems } = await new CronStore(repoRoot).list();
+  const shown = jobs.map((j) => {
     const next = j.done ? null : nextFireAt(j, new Date(now));
     return { id: j.id, cron: j.cron, to: j.to, next: next ? next.toISOString() : null, done: j.done };
   });
+  return { jobs: shown, problems };
 }
 
 async function mergeSection(repoRoot: string, config: TeamConfig): Promise<TeamStatus['merges']> {

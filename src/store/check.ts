@@ -1,6 +1,7 @@
 import { CronStore } from './cron/store.js';
 import { MailboxStore } from './mailbox/store.js';
 import { TaskStore } from './tasks/store.js';
+import { teamFolderProblems } from './team-folders.js';
 import type { FileProblem } from './types.js';
 
 /** What `checkTeamFiles` found. */
@@ -12,14 +13,15 @@ export interface TeamFilesReport {
 /**
  * Checks every file in `.tasks/`, `.mailboxes/` and `.cron/` without changing
  * any (dropped task files are not normalised): schemas, ids, dependency cycles
- * and `blockedBy` ids naming no task.
+ * and `blockedBy` ids naming no task; and that the team folders are real
+ * folders (a folder that is a link is reported, and not read).
  */
 export async function checkTeamFiles(repoRoot: string): Promise<TeamFilesReport> {
   const tasks = await TaskStore.open(repoRoot, { normalise: false });
   const mailboxes = new MailboxStore(repoRoot);
   const cron = await new CronStore(repoRoot).list();
   return {
-    problems: [...tasks.problems(), ...(await mailboxes.problems()), ...cron.problems],
+    problems: [...teamFolderProblems(repoRoot), ...tasks.problems(), ...(await mailboxes.problems()), ...cron.problems],
     counts: {
       tasks: tasks.list().length,
       inboxes: (await mailboxes.agents()).length,

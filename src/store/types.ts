@@ -4,6 +4,7 @@
  * and what the code handles can never drift apart.
  */
 import { z } from 'zod';
+import { valueShapeProblem } from './json-bounds.js';
 
 /** Ids and agent names: never a path, never `..`, at most 64 characters. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -14,6 +15,19 @@ export const IdSchema = z
   .refine((s) => !s.includes('..'), 'must not contain ".."');
 
 export const AgentNameSchema = IdSchema;
+
+/**
+ * Free-form `metadata` of tasks and messages: any JSON object, at most
+ * `METADATA_DEPTH` levels deep and about `METADATA_CHARS` characters, so that
+ * a task or an inbox holding it always stays within the bounds of
+ * json-bounds.ts (and nothing recursing over it can overflow the stack).
+ */
+export const METADATA_DEPTH = 32;
+export const METADATA_CHARS = 200_000;
+export const MetadataSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  const problem = valueShapeProblem(value, { maxDepth: METADATA_DEPTH, maxChars: METADATA_CHARS });
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const TaskStatusSchema = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
@@ -55,7 +69,7 @@ export const TaskSchema = z.strictObject({
   lease: LeaseSchema.nullable().default(null),
   result: TaskResultSchema.nullable().default(null),
   notes: z.array(TaskNoteSchema).default([]),
-  metadata: z.record(z.string(), z.unknown()).default({}),
+  metadata: MetadataSchema.default({}),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -87,7 +101,7 @@ export const MessageSchema = z.strictObject({
   type: MessageTypeSchema.default('message'),
   content: z.string().max(1_000_000),
   /** Protocol replies carry their request's `request_id` here, with `approve`, `reason`, … */
-  metadata: z.record(z.string(), z.unknown()).default({}),
+  metadata: MetadataSchema.default({}),
   ts: z.iso.datetime(),
   /** Set by `take`: the batch handed to the recipient and not yet acknowledged. */
   deliveringSince: z.iso.datetime().optional(),

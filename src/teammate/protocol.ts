@@ -9,7 +9,20 @@
  *   <plan_rejected from="lead" request_id="p1" reason="split it" />
  * Both forms mean the same; `controlOf` turns either into one shape.
  */
+import { MAX_JSON_DEPTH, valueShapeProblem } from '../store/json-bounds.js';
 import type { Message } from '../store/types.js';
+
+/**
+ * Bounds of one message between the lead and a worker thread, checked where it
+ * lands before its schema (or anything recursive: logging, re-sending) sees it.
+ * Twice the file bound: a model request nests tool schemas inside the envelope.
+ */
+export const IPC_MAX_DEPTH = 2 * MAX_JSON_DEPTH;
+export const IPC_MAX_CHARS = 64 * 1024 * 1024;
+
+/** Why a message that arrived over IPC is refused unread, or undefined when it is within bounds. */
+export const ipcShapeProblem = (raw: unknown): string | undefined =>
+  valueShapeProblem(raw, { maxDepth: IPC_MAX_DEPTH, maxChars: IPC_MAX_CHARS });
 
 export type Control =
   | { kind: 'shutdown_request'; from: string; requestId: string; reason: string }

@@ -10,10 +10,12 @@ import { createModelClient } from '../model/index.js';
 import type { ModelClient, ModelStreamEvent } from '../model/types.js';
 import { EventLog } from '../observe/event-log.js';
 import { MailboxStore } from '../store/mailbox/index.js';
+import { formatProblem } from '../store/problems.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import { onLiveGroupsChange } from '../tools/live-groups.js';
 import { IpcModelClient } from './ipc-model.js';
+import { ipcShapeProblem } from './protocol.js';
 import { warmToolDefinitions } from './runtime-factory.js';
 import { Teammate, type WorktreeGrant } from './teammate.js';
 import { TaskChangesSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type TaskChanges, type WorkerData } from './types.js';
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
   const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));
   const model = await modelFor(data);
   const hooks = await loadHookSettings(data.repoRoot, data.team.hooks);
+  mailbox.onProblem = (p) => events.append({ type: 'notice', agent: data.teammate.name, message: `mailbox: ${formatProblem(p)}` });
   for (const problem of hooks.problems) events.append({ type: 'notice', agent: data.teammate.name, message: `hooks: ${problem}` });
   onLiveGroupsChange((pgids) => post({ type: 'process_groups', pgids }));
   const worktrees = new Map<string, (g: WorktreeGrant) => void>();
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
       }),
   });
   port!.on('message', (raw: unknown) => {
+    if (ipcShapeProblem(raw) !== undefined) return;
     const msg = ToWorkerSchema.safeParse(raw);
     if (!msg.success) return;
     const m = msg.data;

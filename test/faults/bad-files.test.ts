@@ -6,7 +6,8 @@
  * with its name, and the valid tasks, mail and cron job around them work.
  * Reduced: 210 files, 10 configs. Full: 1,200 files, 40 configs.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { Lead } from '../../src/lead/lead.js';
@@ -16,6 +17,7 @@ import { checkTeamFiles } from '../../src/store/check.js';
 import { CronStore } from '../../src/store/cron/index.js';
 import { MailboxStore } from '../../src/store/mailbox/index.js';
 import { genericTaskScript, makeTeamRepo, startLead, until, type TeamRepo } from '../e2e/support/harness.js';
+import { deepTaskText, mkfifo, SECRET, secretFile } from '../store/hostile-entries.js';
 import { badConfigs, badFiles, type BadFile } from './support/bad-files.js';
 import { tasksOnDisk, untilFiles } from './support/files.js';
 import { budget, SEED, sized } from './support/scale.js';
@@ -57,6 +59,34 @@ it(`malformed configs are refused at start with an error naming the file (${CONF
   const good = await Lead.start({ repoRoot: r.dir });
   expect(good.ok).toBe(true);
   if (good.ok) await good.value.stop('ok');
+}, 60_000);
+
+it('hostile configs (nested 10,000 deep, a link to a secret, a FIFO, over 1 MiB) are refused at start naming the file, unread', async () => {
+  const r = (repo = makeTeamRepo({ script: genericTaskScript(), config: { teammates: [{ name: 'ann' }] } }));
+  const configFile = join(r.dir, '.team', 'config.json');
+  const outside = mkdtempSync(join(tmpdir(), 'teamd-outside-'));
+  try {
+    const hostile: [string, () => void, RegExp][] = [
+      ['deep', () => writeFileSync(configFile, deepTaskText(10_000)), /nested deeper than 64 levels/],
+      ['big', () => writeFileSync(configFile, `{"model":"${'m'.repeat(1024 * 1024)}"}`), /over the limit/],
+      ['link', () => symlinkSync(secretFile(outside), configFile), /symbolic link to outside the repository/],
+      ['fifo', () => mkfifo(configFile), /FIFO/],
+    ];
+    for (const [what, place, reason] of hostile) {
+      rmSync(configFile, { force: true });
+      place();
+      const started = await Lead.start({ repoRoot: r.dir });
+      if (started.ok) await started.value.stop('should not have started');
+      expect(started.ok, what).toBe(false);
+      if (!started.ok) {
+        expect(started.error, what).toMatch(/config\.json/);
+        expect(started.error, what).toMatch(reason);
+        expect(started.error, what).not.toContain(SECRET);
+      }
+    }
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
 }, 60_000);
 
 it(

@@ -7,7 +7,8 @@
  * (a snapshot of the sandbox around the repository, before and after).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { existsSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { loadTranscript } from '../../src/agent/transcript.js';
@@ -17,9 +18,15 @@ import type { ContentBlock } from '../../src/model/types.js';
 import { CronStore } from '../../src/store/cron/index.js';
 import { MailboxStore } from '../../src/store/mailbox/index.js';
 import { TaskStore } from '../../src/store/tasks/index.js';
-import { startLead } from '../e2e/support/harness.js';
-import { tasksOnDisk, untilFiles } from './support/files.js';
+import { readEvents } from '../../src/observe/event-log.js';
+import { spawnCli, waitForOutput, type CliRun } from '../e2e/support/cli.js';
+import { genericTaskScript, startLead } from '../e2e/support/harness.js';
+import { deepTaskText, dropHostileEntries, hostileEntry, mkfifo, SECRET, secretFile } from '../store/hostile-entries.js';
+import { hostileFolderHolds, SMALLEST_CAP } from '../store/hostile-property.js';
+import { tasksOnDisk, untilFiles, walk } from './support/files.js';
+import { processesInside, teammatesIdle } from './support/processes.js';
 import { changedPaths, makeSandboxRepo, snapshot, type Sandbox } from './support/sandbox.js';
+import { SEED, sized } from './support/scale.js';
 
 const HOSTILE = [
   '../x',
@@ -48,9 +55,12 @@ const TEAMD_FOLDERS = /^repo\/(\.tasks|\.mailboxes|\.cron|\.team|\.worktrees)(\/
 
 let box: Sandbox | undefined;
 let lead: Lead | undefined;
+let daemon: CliRun | undefined;
 afterEach(async () => {
   await lead?.stop('test over');
   lead = undefined;
+  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) daemon.child.kill('SIGKILL');
+  daemon = undefined;
   box?.cleanup();
 });
 
@@ -277,3 +287,56 @@ it('a teammate whose model asks for hostile paths, names and recipients gets a c
     .filter(Boolean);
   expect(dirty.filter((l) => !/^\?\? \.(tasks|mailboxes|cron)\/$/.test(l))).toEqual([]);
 }, 120_000);
+
+const RUNS = sized(300, 10);
+
+it(`generated hostile team folders (${RUNS} runs, seed ${SEED}): no store throws or blocks, every file is named, the valid files work`, async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(hostileEntry(SMALLEST_CAP), { minLength: 1, maxLength: sized(20, 6) }), hostileFolderHolds),
+    { numRuns: RUNS, seed: SEED },
+  );
+}, sized(1_200_000, 60_000));
+
+/** Resident memory of `pid` in MiB, from /proc. */
+const rssMiB = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+it('a real daemon with FIFOs, links to /dev/zero and to a secret, dangling links and a task nested 5,000 deep in .tasks (at boot and while running): it claims the other tasks, reports each file once, never echoes the secret, and stops on SIGTERM', async () => {
+  const b = (box = makeSandboxRepo({
+    script: genericTaskScript(),
+    config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'off' } },
+  }));
+  const tasks = join(b.dir, '.tasks');
+  const atBoot = dropHostileEntries(tasks, b.outside);
+  b.writeTask('t1', { subject: 'make t1' });
+  const run = (daemon = spawnCli(['start', '--foreground', '--dir', b.dir]));
+  await waitForOutput(run, /lead started/, 60_000);
+  mkfifo(join(tasks, 'late-fifo.json'));
+  symlinkSync('/dev/zero', join(tasks, 'late-zero.json'));
+  symlinkSync(secretFile(b.outside), join(tasks, 'late-secret.json'));
+  // Written whole (a rename): a half-written file is a different problem, reported on its own.
+  writeFileSync(join(tasks, '.late-deep.tmp'), deepTaskText(5_000));
+  renameSync(join(tasks, '.late-deep.tmp'), join(tasks, 'late-deep.json'));
+  b.writeTask('t2', { subject: 'make t2' });
+  b.writeTask('t3', { subject: 'make t3', blockedBy: ['t2'] });
+  const done = () => ['t1', 't2', 't3'].every((id) => tasksOnDisk(b.dir).get(id)?.status === 'completed');
+  await untilFiles(done, 90_000, 'the valid tasks to be completed');
+  expect(rssMiB(run.child.pid!)).toBeLessThan(1_024);
+
+  const hostile = [...Object.values(atBoot), 'late-fifo', 'late-zero', 'late-secret', 'late-deep'];
+  const reported = () => readEvents(b.dir).flatMap((e) => (e.type === 'task_problem' ? [e.file] : []));
+  await untilFiles(() => hostile.every((n) => reported().includes(`.tasks/${n}.json`)), 30_000, 'every hostile file reported');
+  const counts = new Map<string, number>();
+  for (const f of reported()) counts.set(f, (counts.get(f) ?? 0) + 1);
+  expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
+
+  const quiet = () =>
+    teammatesIdle(join(b.dir, '.team', 'state', 'agents'), ['ann'], run.child.pid!) &&
+    processesInside(b.dir, [run.child.pid!]).length === 0;
+  await untilFiles(quiet, 60_000, 'an idle teammate');
+  const how = new Promise<string>((res) => run.child.once('exit', (code, signal) => res(`${code}/${signal}`)));
+  run.child.kill('SIGTERM');
+  expect(await how, run.output()).toBe('0/null');
+  expect(run.output()).not.toContain(SECRET);
+  for (const file of walk(join(b.dir, '.team'))) expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET);
+}, 180_000);

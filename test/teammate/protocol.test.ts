@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/store/types.js';
-import { controlOf, formatControl, parseControlText } from '../../src/teammate/protocol.js';
+import { controlOf, formatControl, ipcShapeProblem, parseControlText } from '../../src/teammate/protocol.js';
 
 const msg = (over: Partial<Message>): Message => ({
   id: 'm1',
@@ -35,4 +35,11 @@ describe('control messages', () => {
     const c = { kind: 'shutdown_response' as const, from: 'ann', requestId: 'r3', approve: false, reason: 'busy' };
     expect(parseControlText(formatControl(c), 'x')[0]).toEqual(c);
   });
+});
+
+it('an IPC message nested deeper than 128 levels is refused before its schema sees it; an ordinary one passes', () => {
+  let deep: unknown = 'x';
+  for (let i = 0; i < 10_000; i++) deep = { a: deep };
+  expect(ipcShapeProblem({ type: 'event', event: deep })).toMatch(/nested deeper than 128 levels/);
+  expect(ipcShapeProblem({ type: 'state', state: 'idle', task: null })).toBeUndefined();
 });

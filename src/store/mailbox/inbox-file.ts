@@ -1,15 +1,41 @@
 import type { Fence } from '../fence.js';
 import { readJson, writeJson } from '../json-file.js';
 import { parseWith } from '../problems.js';
+import { FILE_LIMITS } from '../team-file.js';
 import type { FileProblem, Message, Outcome } from '../types.js';
 import { InboxSchema } from '../types.js';
 
-/** Reads an inbox; a missing file is an empty inbox, an invalid one is refused as a whole. */
-export async function readInbox(file: string, label: string): Promise<Outcome<Message[], FileProblem[]>> {
-  const json = await readJson(file, label);
-  if (json.kind === 'missing') return { ok: true, value: [] };
+/**
+ * An inbox as read: its messages (each id once) and the problems that did not
+ * stop the read (an id found twice), or the problems that refused it whole.
+ */
+export type InboxRead =
+  | { ok: true; value: Message[]; problems: FileProblem[] }
+  | { ok: false; error: FileProblem[] };
+
+/**
+ * Reads an inbox; a missing file is an empty inbox, an invalid one is refused
+ * as a whole. A message id found more than once (a hand edit, a bad merge) is
+ * a problem, and only its first copy is kept: one id is delivered once.
+ */
+export async function readInbox(file: string, label: string): Promise<InboxRead> {
+  const json = await readJson(file, label, FILE_LIMITS.inbox);
+  if (json.kind === 'missing') return { ok: true, value: [], problems: [] };
   if (json.kind === 'invalid') return { ok: false, error: [json.problem] };
-  return parseWith(InboxSchema, json.value, label);
+  const parsed = parseWith(InboxSchema, json.value, label);
+  return parsed.ok ? withoutDuplicates(parsed.value, label) : parsed;
+}
+
+function withoutDuplicates(messages: Message[], label: string): InboxRead {
+  const counts = new Map<string, number>();
+  for (const m of messages) counts.set(m.id, (counts.get(m.id) ?? 0) + 1);
+  const problems: FileProblem[] = [];
+  for (const [id, n] of counts)
+    if (n > 1) problems.push({ file: label, message: `message id "${id}" appears ${n} times; delivered once (the first)` });
+  if (!problems.length) return { ok: true, value: messages, problems };
+  const seen = new Set<string>();
+  const value = messages.filter((m) => !seen.has(m.id) && seen.add(m.id));
+  return { ok: true, value, problems };
 }
 
 /**
@@ -21,7 +47,7 @@ export async function readInboxArray(
   file: string,
   label: string,
 ): Promise<Outcome<unknown[], FileProblem[]>> {
-  const json = await readJson(file, label);
+  const json = await readJson(file, label, FILE_LIMITS.inbox);
   if (json.kind === 'missing') return { ok: true, value: [] };
   if (json.kind === 'invalid') return { ok: false, error: [json.problem] };
   if (!Array.isArray(json.value))

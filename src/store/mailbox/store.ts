@@ -22,6 +22,8 @@ type InboxChange<T> = (messages: Message[]) => Promise<{ messages?: Message[]; v
  */
 export class MailboxStore {
   private readonly paths: TeamPaths;
+  /** Told of a problem that did not stop a change of an inbox (a message id found twice), for the event log. */
+  onProblem: ((problem: FileProblem) => void) | null = null;
 
   constructor(
     repoRoot: string,
@@ -163,7 +165,7 @@ export class MailboxStore {
         });
       else {
         const read = await readInbox(file.value, label);
-        if (!read.ok) problems.push(...read.error);
+        problems.push(...(read.ok ? read.problems : read.error));
       }
     }
     for (const name of await listStems(this.paths.archive, '.jsonl')) {
@@ -190,6 +192,7 @@ export class MailboxStore {
     return this.withInboxLock(agent, async (file, label, fence) => {
       const read = await readInbox(file, label);
       if (!read.ok) return { ok: false, error: read.error.map(formatProblem).join('; ') };
+      for (const p of read.problems) this.onProblem?.(p);
       const next = await change(read.value);
       if (next.messages) await writeInbox(file, next.messages, fence);
       return { ok: true, value: next.value };

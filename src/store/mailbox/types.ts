@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { LockOptions } from '../lock.js';
-import { AgentNameSchema, MessageSchema, MessageTypeSchema } from '../types.js';
+import { AgentNameSchema, MessageSchema, MessageTypeSchema, MetadataSchema } from '../types.js';
 
 /**
  * What `send` accepts. The store adds `id` (unique, time-sortable) and `ts`.
@@ -17,7 +17,7 @@ export const SendInputSchema = z.strictObject({
   to: AgentNameSchema,
   type: MessageTypeSchema.optional(),
   content: MessageSchema.shape.content,
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: MetadataSchema.optional(),
 });
 export type SendInput = z.input<typeof SendInputSchema>;
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { LockOptions } from '../lock.js';
 import type { FileProblem, Outcome, Task, TaskStatus } from '../types.js';
-import { AgentNameSchema, IdSchema, TaskSchema } from '../types.js';
+import { AgentNameSchema, IdSchema, MetadataSchema, TaskSchema } from '../types.js';
 
 /**
  * What `create` accepts; only `subject` is required. Without `id` the store
@@ -21,7 +21,7 @@ export const NewTaskSchema = z.strictObject({
   blockedBy: z.array(IdSchema).optional(),
   owner: AgentNameSchema.nullable().optional(),
   priority: z.number().int().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: MetadataSchema.optional(),
 });
 export type NewTask = z.input<typeof NewTaskSchema>;
 

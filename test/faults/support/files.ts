@@ -3,7 +3,7 @@
  * team file parses with its schema, no lock is left behind, and the tasks on
  * disk (not any process's index) say what happened.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { CronJobSchema, InboxSchema, MessageSchema, TaskSchema } from '../../../src/store/types.js';
 import type { Task } from '../../../src/store/types.js';
@@ -84,6 +84,8 @@ export function tasksOnDisk(repo: string): Map<string, Task> {
   if (!existsSync(dir)) return tasks;
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
     try {
+      // Only regular files: a FIFO would block this reader, a link to /dev/zero fill its memory.
+      if (!lstatSync(join(dir, name)).isFile()) continue;
       const parsed = TaskSchema.safeParse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
       if (parsed.success) tasks.set(parsed.data.id, parsed.data);
     } catch {
