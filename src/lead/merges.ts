@@ -6,19 +6,23 @@
  * integration branch that already holds its work. A refused merge (conflict,
  * failing verify) sends the task back to its owner: `pending`, assigned to
  * that teammate, with the refusal as a note; its branch and worktree are kept.
+ * Each refusal counts an attempt: after `maxAttempts` the task fails.
+ * A cancelled task always wins: its entry leaves the queue (or its merge is
+ * aborted before the integration branch moves) and its worktree is removed.
  */
 import type { TeamConfig } from '../config/schema.js';
 import { cleanWorktrees } from '../git/hygiene.js';
 import { ensureIntegrationBranch } from '../git/integration.js';
 import { MergeQueue } from '../git/merge-queue.js';
 import { git, runGit } from '../git/run-git.js';
-import type { MergeEvent } from '../git/types.js';
+import type { MergeEvent, Refusal } from '../git/types.js';
 import { Worktrees } from '../git/worktrees.js';
 import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import type { MergeHandoff } from '../teammate/task-finish.js';
+import { completedAs, completedByMerge, handoffOf, keepRefusalOutput, refusedTask, taskRefGuard, clip } from './merge-outcomes.js';
 import { awaitingMerge } from './reconcile.js';
 
 export interface LeadMergesDeps {
@@ -42,6 +46,8 @@ export class LeadMerges {
   private gitChain: Promise<unknown> = Promise.resolve();
   private draining: Promise<void> | null = null;
   private again = false;
+  /** Cancelled tasks already taken out (a watcher reports a file more than once). */
+  private readonly withdrawn = new Set<string>();
 
   constructor(private readonly deps: LeadMergesDeps) {}
 
@@ -61,6 +67,7 @@ export class LeadMerges {
       verify: wt.verify,
       verifyTimeoutMs: wt.verifyTimeoutMs,
       setup: wt.setup,
+      guardRefMove: taskRefGuard(this.deps.tasks),
       onEvent: (e) => this.onQueueEvent(e),
     });
     if (!queue.ok) throw new Error(queue.error);
@@ -68,13 +75,17 @@ export class LeadMerges {
     await this.queue.recover();
     await this.removeMergedWorktrees();
     await this.reportOrphans();
+    // Cancelled while the lead was down: out of the queue, worktree gone, before anything merges.
+    for (const t of this.deps.tasks.list({ status: 'cancelled' })) await this.withdraw(t);
     for (const t of this.deps.tasks.list({ status: 'in_progress' })) this.noticeTask(t);
     this.kick();
   }
 
-  /** A task file changed: a finished task not yet in the queue is enqueued. */
+  /** A task file changed: a finished task not yet in the queue is enqueued; a cancelled one leaves it. */
   noticeTask(task: Task): void {
-    if (!this.queue || !awaitingMerge(task)) return;
+    if (!this.queue) return;
+    if (task.status === 'cancelled') return void this.withdraw(task);
+    if (!awaitingMerge(task)) return;
     const entry = this.queue.entries().find((e) => e.taskId === task.id);
     if (entry && (entry.state === 'queued' || entry.state === 'merging')) return;
     const handoff = task.metadata.merge as MergeHandoff;
@@ -86,18 +97,42 @@ export class LeadMerges {
 
   /** The worktree a teammate works in for a task. Serialised: git does not like parallel worktree surgery. */
   grantWorktree(taskId: string, agent: string): Promise<Grant> {
-    const next = this.gitChain.then(() => this.makeWorktree(taskId, agent));
+    return this.serialGit(() => this.makeWorktree(taskId, agent));
+  }
+
+  /** Stops the queue (a running verify is killed, its entry requeued) and removes the merge worktree. */
+  async stop(): Promise<void> {
+    await this.queue?.close();
+    await this.draining;
+    await this.queue?.removeWorktree();
+  }
+
+  /** Serialised with every other worktree operation of the lead. */
+  private serialGit<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.gitChain.then(work);
     this.gitChain = next.catch(() => undefined);
     return next;
   }
 
-  async stop(): Promise<void> {
-    await this.queue?.close();
-    await this.draining;
+  /**
+   * A cancelled task: its queue entry is cancelled (a running merge aborted)
+   * and its own worktree removed, once. Its branch is kept (the work is not
+   * merged anywhere else); the running teammate sees the cancel and stops.
+   */
+  private async withdraw(task: Task): Promise<void> {
+    if (this.withdrawn.has(task.id)) return;
+    this.withdrawn.add(task.id);
+    const done = await this.queue?.cancel(task.id);
+    if (done === 'cancelled') this.deps.log({ type: 'notice', message: `cancelled ${task.id}: taken out of the merge queue, never merged` });
+    if (this.deps.config.worktrees.mode !== 'per-task') return;
+    const removed = await this.serialGit(() => this.worktrees!.remove(task.id));
+    if (!removed.ok) this.deps.log({ type: 'notice', message: `cancelled ${task.id}: could not remove its worktree: ${removed.error}` });
   }
 
   private async makeWorktree(taskId: string, agent: string): Promise<Grant> {
     if (!this.worktrees) return { ok: false, error: 'worktrees are not set up' };
+    const current = this.deps.tasks.get(taskId);
+    if (current?.status === 'cancelled') return { ok: false, error: `task ${taskId} is cancelled` };
     const mode = this.deps.config.worktrees.mode;
     const made = mode === 'per-teammate' ? await this.worktrees.createForAgent(agent) : await this.worktrees.create({ taskId, agent });
     if (!made.ok) {
@@ -140,38 +175,52 @@ export class LeadMerges {
 
   private onQueueEvent(e: MergeEvent): void {
     if (e.type === 'merged') void this.merged(e.taskId, e.agent, e.mergeCommit);
-    else if (e.type === 'merge_refused') void this.refused(e.taskId, e.agent, e.reason, e.message);
+    else if (e.type === 'merge_refused') void this.refused(e.taskId, e.agent, e);
+    else if (e.type === 'merge_cancelled') this.deps.log({ type: 'notice', message: `merge of ${e.taskId} ${e.aborted ? 'aborted' : 'dropped'}: the task was cancelled; nothing merged` });
     else if (e.type === 'merge_blocked') this.deps.log({ type: 'notice', message: `merge queue blocked: ${JSON.stringify(e)}` });
   }
 
+  /** The integration branch moved: the guard has completed the task already (else it is done here). */
   private async merged(taskId: string, agent: string, mergeCommit: string): Promise<void> {
-    const task = this.deps.tasks.get(taskId);
-    const handoff = task?.metadata.merge as MergeHandoff | undefined;
-    const result = { summary: handoff?.summary ?? 'merged', filesTouched: handoff?.filesTouched, branch: handoff?.branch, commit: handoff?.commit ?? undefined, mergeCommit };
-    // Dependants may be claimed the moment the file says completed: the event
-    // carries the time of the change, not the time it was logged.
-    const at = new Date();
-    const done = await this.deps.tasks.update(taskId, (t) =>
-      t.status === 'in_progress' ? { ...t, status: 'completed', lease: null, result, metadata: { ...t.metadata, merge: { ...handoff, state: 'merged', mergeCommit } } } : { ok: false, error: `task is ${t.status}` },
-    );
-    this.deps.log({ type: 'merge_merged', task: taskId, commit: mergeCommit });
-    if (!done.ok) return this.deps.log({ type: 'notice', message: `merged ${taskId} but could not complete it: ${done.error}` });
-    this.deps.log({ type: 'task_completed', task: taskId, agent, summary: result.summary }, at);
-    if (this.deps.config.worktrees.mode === 'per-task') await this.worktrees?.remove(taskId);
+    let task = this.deps.tasks.get(taskId);
+    if (!completedAs(task, mergeCommit)) {
+      // Dependants may be claimed the moment the file says completed.
+      const done = await this.deps.tasks.update(taskId, (t) => (t.status === 'in_progress' ? completedByMerge(t, mergeCommit) : { ok: false, error: `task is ${t.status}` }));
+      this.deps.log({ type: 'merge_merged', task: taskId, commit: mergeCommit });
+      if (!done.ok) return this.deps.log({ type: 'notice', message: `merged ${taskId} but could not complete it: ${done.error}` });
+      task = done.value;
+    } else {
+      this.deps.log({ type: 'merge_merged', task: taskId, commit: mergeCommit });
+    }
+    // The event carries the time of the change, not the time it was logged.
+    const summary = task?.result?.summary ?? 'merged';
+    this.deps.log({ type: 'task_completed', task: taskId, agent, summary }, task ? new Date(task.updatedAt) : new Date());
+    if (this.deps.config.worktrees.mode === 'per-task') await this.serialGit(() => this.tidyMerged(taskId, handoffOf(task!)?.branch));
   }
 
-  private async refused(taskId: string, agent: string, reason: string, message: string): Promise<void> {
-    this.deps.log({ type: 'merge_refused', task: taskId, reason, detail: message.slice(0, 2000) });
-    const back = await this.deps.tasks.update(taskId, (t) => ({
-      ...t,
-      status: 'pending',
-      owner: agent,
-      lease: null,
-      metadata: { ...t.metadata, merge: { ...(t.metadata.merge as object), state: 'refused', reason } },
-      notes: [...t.notes, { ts: new Date().toISOString(), by: 'lead', text: `Merge refused (${reason}): ${message}` }],
-    }));
+  /** After a merge: the task's worktree goes, and its branch too unless `keepBranches`. */
+  private async tidyMerged(taskId: string, branch: string | undefined): Promise<void> {
+    await this.worktrees?.remove(taskId);
+    if (this.deps.config.keepBranches || !branch || branch.includes('@')) return;
+    const deleted = await runGit(this.deps.repoRoot, ['branch', '-D', '--', branch]);
+    if (deleted.exitCode !== 0) this.deps.log({ type: 'notice', message: `merged ${taskId}; could not delete branch ${branch}: ${deleted.stderr.trim()}` });
+  }
+
+  private async refused(taskId: string, agent: string, refusal: Refusal): Promise<void> {
+    this.deps.log({ type: 'merge_refused', task: taskId, reason: refusal.reason, detail: refusal.message.slice(0, 2000) });
+    const max = this.deps.config.maxAttempts;
+    const attempt = (this.deps.tasks.get(taskId)?.attempts ?? 0) + 1;
+    const file = await keepRefusalOutput(this.deps.repoRoot, taskId, attempt, refusal);
+    const back = await this.deps.tasks.update(taskId, (t) =>
+      t.status === 'in_progress' ? refusedTask(t, agent, refusal, max, file, new Date()) : { ok: false, error: `task is ${t.status}` },
+    );
     if (!back.ok) return;
-    await this.deps.mailbox.send({ from: 'lead', to: agent, type: 'message', content: `Your task ${taskId} was not merged (${reason}). It is back on the board for you:\n${message}`, metadata: { task_id: taskId } });
+    if (back.value.status === 'failed') {
+      return this.deps.log({ type: 'task_failed', task: taskId, agent, error: back.value.result?.summary ?? `merge refused ${back.value.attempts} times` });
+    }
+    const where = file ? `\nFull output: ${file}` : '';
+    const content = `Your task ${taskId} was not merged (${refusal.reason}; attempt ${back.value.attempts} of ${max}). It is back on the board for you:\n${clip(refusal.message, 4_000)}${where}`;
+    await this.deps.mailbox.send({ from: 'lead', to: agent, type: 'message', content, metadata: { task_id: taskId } });
   }
 
   /** A lead killed between completing a merged task and removing its worktree leaves it behind: tidy up at start. */

@@ -75,6 +75,11 @@ export class Teammate implements TeammateHost {
     if (this.current && reason === 'mail') void this.desk.pollWhileBusy();
   }
 
+  /** A task changed elsewhere: when it is the one being worked on and was cancelled, the run stops (the file stays cancelled). */
+  taskChanged(id: string, status: string): void {
+    if (status === 'cancelled' && this.current && this.status.current.task === id) this.current.interrupt();
+  }
+
   /** Graceful stop: the current run is interrupted and its task goes back to the board with a note. */
   stop(reason: string): void {
     if (this.stopReason) return;
