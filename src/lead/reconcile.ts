@@ -14,6 +14,7 @@ import type { TeamConfig } from '../config/schema.js';
 import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
+import { retryOrFail } from '../store/tasks/lifecycle.js';
 import type { Outcome, Task } from '../store/types.js';
 
 export const awaitingMerge = (t: Task): boolean =>
@@ -22,21 +23,7 @@ export const awaitingMerge = (t: Task): boolean =>
 /** Puts a task whose worker is gone back on the board (or fails it after too many attempts). */
 export function orphanedTask(task: Task, reason: string, maxAttempts: number): Outcome<Task> {
   if (task.status !== 'in_progress') return { ok: false, error: `task ${task.id} is ${task.status}` };
-  const attempts = task.attempts + 1;
-  const note = { ts: new Date().toISOString(), by: 'lead', text: `${reason} (attempt ${attempts} of ${maxAttempts})` };
-  const failed = attempts >= maxAttempts;
-  return {
-    ok: true,
-    value: {
-      ...task,
-      status: failed ? 'failed' : 'pending',
-      owner: failed ? task.owner : null,
-      lease: null,
-      attempts,
-      notes: [...task.notes, note],
-      result: failed ? { summary: note.text, error: reason } : task.result,
-    },
-  };
+  return { ok: true, value: retryOrFail(task, 'lead', reason, maxAttempts, new Date()) };
 }
 
 export async function reclaimFrom(

@@ -1,5 +1,6 @@
 import type { ResultEvent } from '../agent/types.js';
 import { commitWorktree } from '../git/commit.js';
+import { retryOrFail } from '../store/tasks/lifecycle.js';
 import type { Task, TaskResult } from '../store/types.js';
 import type { TeammateHost } from './host.js';
 
@@ -90,8 +91,21 @@ async function fail(host: TeammateHost, task: Task, error: string): Promise<void
   host.deps.log({ type: 'task_failed', task: task.id, agent: host.name, error });
 }
 
+/**
+ * A run that ended without a result. A stop gives the task back as it is;
+ * anything else (interrupted, no result) counts an attempt, and after the
+ * team's `maxAttempts` the task fails instead of looping.
+ */
 async function release(host: TeammateHost, task: Task, reason: string): Promise<void> {
-  await host.deps.tasks.release(task.id, host.name, reason);
+  if (host.stopping) {
+    await host.deps.tasks.release(task.id, host.name, reason);
+    return host.deps.log({ type: 'task_released', task: task.id, agent: host.name, reason });
+  }
+  const max = host.deps.data.team.maxAttempts;
+  const r = await host.deps.tasks.update(task.id, (t) =>
+    t.status === 'in_progress' && t.owner === host.name ? retryOrFail(t, host.name, `run ended without a result: ${reason}`, max, new Date()) : { ok: false, error: 'changed meanwhile' },
+  );
+  if (r.ok && r.value.status === 'failed') return host.deps.log({ type: 'task_failed', task: task.id, agent: host.name, error: r.value.result?.error ?? reason });
   host.deps.log({ type: 'task_released', task: task.id, agent: host.name, reason });
 }
 

@@ -47,6 +47,7 @@ export class Teammate implements TeammateHost {
   readonly desk: MailDesk;
   readonly shutdownRequests = new Map<string, string>();
   planApproved = false;
+  planRejections = 0;
   private stopReason: string | null = null;
   private wakeUp: (() => void) | null = null;
   private wakePending = false;
@@ -75,9 +76,13 @@ export class Teammate implements TeammateHost {
     if (this.current && reason === 'mail') void this.desk.pollWhileBusy();
   }
 
-  /** A task changed elsewhere: when it is the one being worked on and was cancelled, the run stops (the file stays cancelled). */
+  /**
+   * A task changed elsewhere: when it is the one being worked on and is no
+   * longer in progress (cancelled, failed), the run stops; `finishTask` then
+   * leaves the file as it is.
+   */
   taskChanged(id: string, status: string): void {
-    if (status === 'cancelled' && this.current && this.status.current.task === id) this.current.interrupt();
+    if (status !== 'in_progress' && this.current && this.status.current.task === id) this.current.interrupt();
   }
 
   /** Graceful stop: the current run is interrupted and its task goes back to the board with a note. */
