@@ -59,6 +59,7 @@ export async function buildProgram(): Promise<Command> {
   registerTopCommand(program);
   const { registerCostCommand } = await import('./cost.js');
   registerCostCommand(program);
+  (await import('./review.js')).registerReviewCommands(program);
   // ───────────────────────────────────────────────────────────────────────────
 
   return program;

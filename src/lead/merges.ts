@@ -10,6 +10,7 @@
  * A cancelled task always wins: its entry leaves the queue (or its merge is
  * aborted before the integration branch moves) and its worktree is removed.
  */
+import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
 import { cleanWorktrees } from '../git/hygiene.js';
 import { ensureIntegrationBranch } from '../git/integration.js';
@@ -24,6 +25,8 @@ import type { Task } from '../store/types.js';
 import type { MergeHandoff } from '../teammate/task-finish.js';
 import { completedAs, completedByMerge, handoffOf, keepRefusalOutput, refusedTask, taskRefGuard, clip } from './merge-outcomes.js';
 import { awaitingMerge } from './reconcile.js';
+import type { ReviewRun } from './reviewer.js';
+import { Reviews } from './reviews.js';
 
 export interface LeadMergesDeps {
   repoRoot: string;
@@ -31,6 +34,8 @@ export interface LeadMergesDeps {
   tasks: TaskStore;
   mailbox: MailboxStore;
   log: (e: TeamEvent, at?: Date) => void;
+  /** The reviewer agent's run, for `review: "agent"`. */
+  runReviewer?: ReviewRun;
 }
 
 export interface Grant {
@@ -49,7 +54,15 @@ export class LeadMerges {
   /** Cancelled tasks already taken out (a watcher reports a file more than once). */
   private readonly withdrawn = new Set<string>();
 
-  constructor(private readonly deps: LeadMergesDeps) {}
+  private readonly reviews: Reviews;
+
+  constructor(private readonly deps: LeadMergesDeps) {
+    this.reviews = new Reviews({
+      ...deps,
+      worktreeOf: (id) => this.worktreePathOf(id),
+      accepted: (task) => this.noticeTask(task),
+    });
+  }
 
   get enabled(): boolean {
     return this.deps.config.worktrees.mode !== 'off';
@@ -85,7 +98,7 @@ export class LeadMerges {
   noticeTask(task: Task): void {
     if (!this.queue) return;
     if (task.status === 'cancelled') return void this.withdraw(task);
-    if (!awaitingMerge(task)) return;
+    if (this.reviews.notice(task) || !awaitingMerge(task)) return;
     const entry = this.queue.entries().find((e) => e.taskId === task.id);
     if (entry && (entry.state === 'queued' || entry.state === 'merging')) return;
     const handoff = task.metadata.merge as MergeHandoff;
@@ -105,6 +118,13 @@ export class LeadMerges {
     await this.queue?.close();
     await this.draining;
     await this.queue?.removeWorktree();
+  }
+
+  private worktreePathOf(taskId: string): string {
+    if (!this.worktrees) return this.deps.repoRoot;
+    const agent = (this.deps.tasks.get(taskId)?.metadata.merge as MergeHandoff | undefined)?.agent;
+    const perTeammate = this.deps.config.worktrees.mode === 'per-teammate' && agent;
+    return perTeammate ? join(this.deps.repoRoot, '.worktrees', `@${agent}`) : this.worktrees.pathOf(taskId);
   }
 
   /** Serialised with every other worktree operation of the lead. */
