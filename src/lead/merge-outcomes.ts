@@ -42,9 +42,10 @@ export const completedAs = (task: Task | undefined, mergeCommit: string): boolea
  * The merge queue's last step, under the task's lock: a task that no longer
  * awaits its merge (cancelled, or changed by a person) is withdrawn and the
  * integration branch does not move; otherwise it moves and the task is
- * completed in the same locked change.
+ * completed in the same locked change (`completed` is told at once, so the
+ * event follows the file closely).
  */
-export function taskRefGuard(tasks: TaskStore): RefMoveGuard {
+export function taskRefGuard(tasks: TaskStore, completed: (task: Task) => void = () => undefined): RefMoveGuard {
   return async (taskId, move) => {
     let outcome: RefMoveOutcome | null = null;
     const written = await tasks.updateLocked(taskId, async (t): Promise<Outcome<Task>> => {
@@ -60,6 +61,7 @@ export function taskRefGuard(tasks: TaskStore): RefMoveGuard {
       outcome = { kind: 'moved' };
       return { ok: true, value: completedByMerge(t, moved.value) };
     });
+    if (written.ok) completed(written.value);
     // No outcome: the lock or the read failed before anything moved (a missing file is withdrawn).
     return outcome ?? (written.ok ? { kind: 'moved' } : missingOrBusy(written.error));
   };

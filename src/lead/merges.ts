@@ -18,6 +18,7 @@ import { MergeQueue } from '../git/merge-queue.js';
 import { git, runGit } from '../git/run-git.js';
 import type { MergeEvent, Refusal } from '../git/types.js';
 import { Worktrees } from '../git/worktrees.js';
+import { readEvents } from '../observe/event-log.js';
 import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
@@ -53,6 +54,8 @@ export class LeadMerges {
   private again = false;
   /** Cancelled tasks already taken out (a watcher reports a file more than once). */
   private readonly withdrawn = new Set<string>();
+  /** Tasks whose completion by the guard this lead has logged. */
+  private readonly toldCompleted = new Set<string>();
 
   private readonly reviews: Reviews;
 
@@ -80,7 +83,7 @@ export class LeadMerges {
       verify: wt.verify,
       verifyTimeoutMs: wt.verifyTimeoutMs,
       setup: wt.setup,
-      guardRefMove: taskRefGuard(this.deps.tasks),
+      guardRefMove: taskRefGuard(this.deps.tasks, (t) => this.completedByGuard(t)),
       onEvent: (e) => this.onQueueEvent(e),
     });
     if (!queue.ok) throw new Error(queue.error);
@@ -200,6 +203,15 @@ export class LeadMerges {
     else if (e.type === 'merge_blocked') this.deps.log({ type: 'notice', message: `merge queue blocked: ${JSON.stringify(e)}` });
   }
 
+  /** The guard moved the ref and completed the task: its events now, close to the file's change. */
+  private completedByGuard(task: Task): void {
+    this.toldCompleted.add(task.id);
+    const h = handoffOf(task);
+    this.deps.log({ type: 'merge_merged', task: task.id, commit: task.result?.mergeCommit ?? '' });
+    // The event carries the time of the change, not the time it was logged.
+    this.deps.log({ type: 'task_completed', task: task.id, agent: h?.agent ?? task.owner ?? 'unknown', summary: task.result?.summary ?? 'merged' }, new Date(task.updatedAt));
+  }
+
   /** The integration branch moved: the guard has completed the task already (else it is done here). */
   private async merged(taskId: string, agent: string, mergeCommit: string): Promise<void> {
     let task = this.deps.tasks.get(taskId);
@@ -209,12 +221,11 @@ export class LeadMerges {
       this.deps.log({ type: 'merge_merged', task: taskId, commit: mergeCommit });
       if (!done.ok) return this.deps.log({ type: 'notice', message: `merged ${taskId} but could not complete it: ${done.error}` });
       task = done.value;
-    } else {
-      this.deps.log({ type: 'merge_merged', task: taskId, commit: mergeCommit });
+      this.deps.log({ type: 'task_completed', task: taskId, agent, summary: task.result?.summary ?? 'merged' }, new Date(task.updatedAt));
+    } else if (!this.toldCompleted.has(taskId) && !loggedCompletion(this.deps.repoRoot, taskId)) {
+      // Recovered after a kill between the guard's write and its events: tell it now, once.
+      this.completedByGuard(task!);
     }
-    // The event carries the time of the change, not the time it was logged.
-    const summary = task?.result?.summary ?? 'merged';
-    this.deps.log({ type: 'task_completed', task: taskId, agent, summary }, task ? new Date(task.updatedAt) : new Date());
     if (this.deps.config.worktrees.mode === 'per-task') await this.serialGit(() => this.tidyMerged(taskId, handoffOf(task!)?.branch));
   }
 
@@ -260,4 +271,9 @@ export class LeadMerges {
     if (!orphans.ok) return;
     for (const o of orphans.value) this.deps.log({ type: 'notice', message: `orphan worktree ${o.path} (${o.branch ?? 'detached'}); remove it with teamd worktrees clean` });
   }
+}
+
+/** Whether the event log already holds the task's completion (a recovery after a kill checks). */
+function loggedCompletion(repoRoot: string, taskId: string): boolean {
+  return readEvents(repoRoot).some((e) => e.type === 'task_completed' && e.task === taskId);
 }

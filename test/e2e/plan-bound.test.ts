@@ -23,11 +23,11 @@ it('a plan rejected maxAttempts times fails the task with the last reason', asyn
   team.lead(lead);
   const mailbox = new MailboxStore(repo.dir);
   for (let n = 1; n <= 3; n++) {
-    await until(lead, () => listRequests(repo.dir, 'pending').length === 1, 30_000, `plan request ${n}`);
+    await until(lead, () => listRequests(repo.dir, 'pending').length === 1, 60_000, `plan request ${n}`);
     const req = listRequests(repo.dir, 'pending')[0]!;
     expect((await answerRequest(repo.dir, mailbox, req.id, { approve: false, by: 'user', reason: `too big (${n})` })).ok).toBe(true);
   }
-  await until(lead, () => lead.tasks.get('planned')?.status === 'failed', 30_000, 'the task to fail');
+  await until(lead, () => lead.tasks.get('planned')?.status === 'failed', 60_000, 'the task to fail');
   expect(lead.tasks.get('planned')!.result?.error).toContain('plan rejected 3 times (last: too big (3))');
   await until(lead, () => lead.pool.stateOf('ann')?.state === 'idle', 30_000, 'ann idle');
   expect(listRequests(repo.dir).filter((r) => r.kind === 'plan')).toHaveLength(3);
