@@ -10,6 +10,7 @@
  * A cancelled task always wins: its entry leaves the queue (or its merge is
  * aborted before the integration branch moves) and its worktree is removed.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
 import { cleanWorktrees } from '../git/hygiene.js';
@@ -148,7 +149,10 @@ export class LeadMerges {
     const done = await this.queue?.cancel(task.id);
     if (done === 'cancelled') this.deps.log({ type: 'notice', message: `cancelled ${task.id}: taken out of the merge queue, never merged` });
     if (this.deps.config.worktrees.mode !== 'per-task') return;
-    const removed = await this.serialGit(() => this.worktrees!.remove(task.id));
+    // In the git chain, after a worktree being made for it; only when there is one
+    // (a boot with thousands of cancelled tasks must not run git for each).
+    const path = this.worktrees!.pathOf(task.id);
+    const removed = await this.serialGit(() => (existsSync(path) ? this.worktrees!.remove(task.id) : Promise.resolve({ ok: true as const, value: undefined })));
     if (!removed.ok) this.deps.log({ type: 'notice', message: `cancelled ${task.id}: could not remove its worktree: ${removed.error}` });
   }
 
