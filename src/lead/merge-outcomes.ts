@@ -5,7 +5,10 @@
  * times, after which the task fails with the last output.
  */
 import { join, relative } from 'node:path';
+import type { TeamConfig } from '../config/schema.js';
 import type { RefMoveGuard, RefMoveOutcome, Refusal } from '../git/types.js';
+import type { TeamEvent } from '../observe/types.js';
+import type { MailboxStore } from '../store/mailbox/index.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import type { Outcome, Task } from '../store/types.js';
@@ -111,4 +114,30 @@ export function keepRecentRefusals(notes: Task['notes']): Task['notes'] {
   const refusals = notes.filter((n) => n.by === 'lead' && n.text.startsWith(REFUSAL_PREFIX));
   const drop = new Set(refusals.slice(0, Math.max(0, refusals.length - KEPT_REFUSAL_NOTES)));
   return notes.filter((n) => !drop.has(n));
+}
+
+export interface SendBackDeps {
+  repoRoot: string;
+  config: Pick<TeamConfig, 'maxAttempts'>;
+  tasks: TaskStore;
+  mailbox: MailboxStore;
+  log: (e: TeamEvent) => void;
+}
+
+/** A refused merge: the event, the output kept, the task sent back (or failed at the bound), the owner told. */
+export async function sendBack(deps: SendBackDeps, taskId: string, agent: string, refusal: Refusal): Promise<void> {
+  deps.log({ type: 'merge_refused', task: taskId, reason: refusal.reason, detail: refusal.message.slice(0, 2000) });
+  const max = deps.config.maxAttempts;
+  const attempt = (deps.tasks.get(taskId)?.attempts ?? 0) + 1;
+  const file = await keepRefusalOutput(deps.repoRoot, taskId, attempt, refusal);
+  const back = await deps.tasks.update(taskId, (t) =>
+    t.status === 'in_progress' ? refusedTask(t, agent, refusal, max, file, new Date()) : { ok: false, error: `task is ${t.status}` },
+  );
+  if (!back.ok) return;
+  if (back.value.status === 'failed') {
+    return deps.log({ type: 'task_failed', task: taskId, agent, error: back.value.result?.summary ?? `merge refused ${back.value.attempts} times` });
+  }
+  const where = file ? `\nFull output: ${file}` : '';
+  const content = `Your task ${taskId} was not merged (${refusal.reason}; attempt ${back.value.attempts} of ${max}). It is back on the board for you:\n${clip(refusal.message, 4_000)}${where}`;
+  await deps.mailbox.send({ from: 'lead', to: agent, type: 'message', content, metadata: { task_id: taskId } });
 }

@@ -17,7 +17,7 @@ import { cleanWorktrees } from '../git/hygiene.js';
 import { ensureIntegrationBranch } from '../git/integration.js';
 import { MergeQueue } from '../git/merge-queue.js';
 import { git, runGit } from '../git/run-git.js';
-import type { MergeEvent, Refusal } from '../git/types.js';
+import type { MergeEvent } from '../git/types.js';
 import { Worktrees } from '../git/worktrees.js';
 import { readEvents } from '../observe/event-log.js';
 import type { TeamEvent } from '../observe/types.js';
@@ -25,7 +25,7 @@ import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import type { MergeHandoff } from '../teammate/task-finish.js';
-import { completedAs, completedByMerge, handoffOf, keepRefusalOutput, refusedTask, taskRefGuard, clip } from './merge-outcomes.js';
+import { completedAs, completedByMerge, handoffOf, sendBack, taskRefGuard } from './merge-outcomes.js';
 import { awaitingMerge } from './reconcile.js';
 import type { ReviewRun } from './reviewer.js';
 import { Reviews } from './reviews.js';
@@ -202,7 +202,7 @@ export class LeadMerges {
 
   private onQueueEvent(e: MergeEvent): void {
     if (e.type === 'merged') void this.merged(e.taskId, e.agent, e.mergeCommit);
-    else if (e.type === 'merge_refused') void this.refused(e.taskId, e.agent, e);
+    else if (e.type === 'merge_refused') void sendBack(this.deps, e.taskId, e.agent, e);
     else if (e.type === 'merge_cancelled') this.deps.log({ type: 'notice', message: `merge of ${e.taskId} ${e.aborted ? 'aborted' : 'dropped'}: the task was cancelled; nothing merged` });
     else if (e.type === 'merge_blocked') this.deps.log({ type: 'notice', message: `merge queue blocked: ${JSON.stringify(e)}` });
   }
@@ -239,23 +239,6 @@ export class LeadMerges {
     if (this.deps.config.keepBranches || !branch || branch.includes('@')) return;
     const deleted = await runGit(this.deps.repoRoot, ['branch', '-D', '--', branch]);
     if (deleted.exitCode !== 0) this.deps.log({ type: 'notice', message: `merged ${taskId}; could not delete branch ${branch}: ${deleted.stderr.trim()}` });
-  }
-
-  private async refused(taskId: string, agent: string, refusal: Refusal): Promise<void> {
-    this.deps.log({ type: 'merge_refused', task: taskId, reason: refusal.reason, detail: refusal.message.slice(0, 2000) });
-    const max = this.deps.config.maxAttempts;
-    const attempt = (this.deps.tasks.get(taskId)?.attempts ?? 0) + 1;
-    const file = await keepRefusalOutput(this.deps.repoRoot, taskId, attempt, refusal);
-    const back = await this.deps.tasks.update(taskId, (t) =>
-      t.status === 'in_progress' ? refusedTask(t, agent, refusal, max, file, new Date()) : { ok: false, error: `task is ${t.status}` },
-    );
-    if (!back.ok) return;
-    if (back.value.status === 'failed') {
-      return this.deps.log({ type: 'task_failed', task: taskId, agent, error: back.value.result?.summary ?? `merge refused ${back.value.attempts} times` });
-    }
-    const where = file ? `\nFull output: ${file}` : '';
-    const content = `Your task ${taskId} was not merged (${refusal.reason}; attempt ${back.value.attempts} of ${max}). It is back on the board for you:\n${clip(refusal.message, 4_000)}${where}`;
-    await this.deps.mailbox.send({ from: 'lead', to: agent, type: 'message', content, metadata: { task_id: taskId } });
   }
 
   /** A lead killed between completing a merged task and removing its worktree leaves it behind: tidy up at start. */
