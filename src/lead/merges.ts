@@ -119,6 +119,7 @@ export class LeadMerges {
 
   /** Stops the queue (a running verify is killed, its entry requeued) and removes the merge worktree. */
   async stop(): Promise<void> {
+    await this.reviews.close();
     await this.queue?.close();
     await this.draining;
     await this.queue?.removeWorktree();

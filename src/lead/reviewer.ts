@@ -14,8 +14,8 @@ import { builtinTools } from '../tools/index.js';
 
 export type ReviewVerdict = { decision: 'accept' | 'reject' | 'undecided'; reasons: string };
 
-/** Runs one review: the prompt in `cwd` (the task's worktree); resolves to the final message. */
-export type ReviewRun = (prompt: string, cwd: string) => Promise<string>;
+/** Runs one review: the prompt in `cwd` (the task's worktree); resolves to the final message. `signal` interrupts it. */
+export type ReviewRun = (prompt: string, cwd: string, signal: AbortSignal) => Promise<string>;
 
 export const BUILTIN_REVIEWER_ROLE =
   'You are the code reviewer of a team. You read the change a teammate made for a task and decide whether it may merge: ' +
@@ -58,7 +58,7 @@ export async function reviewerRole(repoRoot: string, reviewer: string | undefine
 
 /** A `ReviewRun` on a model client (the lead's host), read-only tools, a few turns. */
 export function agentReviewRun(repoRoot: string, config: TeamConfig, model: () => Promise<ModelClient>): ReviewRun {
-  return async (prompt, cwd) => {
+  return async (prompt, cwd, signal) => {
     const role = await reviewerRole(repoRoot, config.reviewer);
     const runtime = new AgentRuntime({
       model: await model(),
@@ -73,9 +73,12 @@ export function agentReviewRun(repoRoot: string, config: TeamConfig, model: () =
       transcriptDir: transcriptsDir(repoRoot, 'reviewer'),
     });
     let final = '';
+    const stop = () => runtime.interrupt();
+    signal.addEventListener('abort', stop, { once: true });
     try {
       for await (const e of runtime.submitMessage(prompt)) if (e.type === 'result') final = e.subtype === 'success' ? e.result : '';
     } finally {
+      signal.removeEventListener('abort', stop);
       await runtime.close();
     }
     return final;

@@ -30,7 +30,8 @@ export interface ReviewsDeps {
 const handoffOf = (t: Task): ReviewedHandoff => t.metadata.merge as ReviewedHandoff;
 
 export class Reviews {
-  private readonly running = new Set<string>();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly closing = new AbortController();
 
   constructor(private readonly deps: ReviewsDeps) {}
 
@@ -54,17 +55,25 @@ export class Reviews {
   }
 
   /** One reviewer run at a time per task; its verdict is written under the task's lock. */
-  private async runAgent(id: string): Promise<void> {
-    if (this.running.has(id)) return;
-    this.running.add(id);
-    try {
-      const task = this.deps.tasks.get(id);
-      if (!task || !inReview(task)) return;
-      const verdict = await this.askReviewer(task);
-      await this.answer(id, verdict.decision, verdict.reasons);
-    } finally {
-      this.running.delete(id);
-    }
+  private runAgent(id: string): Promise<void> {
+    const running = this.running.get(id);
+    if (running) return running;
+    const run = this.reviewOnce(id).finally(() => this.running.delete(id));
+    this.running.set(id, run);
+    return run;
+  }
+
+  /** Stops reviewer runs; their tasks stay in review and are reviewed again at the next start. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await Promise.all(this.running.values());
+  }
+
+  private async reviewOnce(id: string): Promise<void> {
+    const task = this.deps.tasks.get(id);
+    if (!task || !inReview(task) || this.closing.signal.aborted) return;
+    const verdict = await this.askReviewer(task);
+    if (!this.closing.signal.aborted) await this.answer(id, verdict.decision, verdict.reasons);
   }
 
   private async askReviewer(task: Task): Promise<ReturnType<typeof parseVerdict>> {
@@ -74,7 +83,8 @@ export class Reviews {
     if (!diff.ok) return { decision: 'undecided', reasons: `could not diff ${branch}: ${diff.error}` };
     const rounds = this.deps.config.reviewRounds;
     try {
-      const text = await this.deps.runReviewer(reviewPrompt(task, diff.value, agentRejections(task) + 1, rounds), this.deps.worktreeOf(task.id));
+      const prompt = reviewPrompt(task, diff.value, agentRejections(task) + 1, rounds);
+      const text = await this.deps.runReviewer(prompt, this.deps.worktreeOf(task.id), this.closing.signal);
       return parseVerdict(text);
     } catch (err) {
       return { decision: 'undecided', reasons: `the reviewer failed: ${(err as Error).message}` };
