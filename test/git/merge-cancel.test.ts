@@ -8,13 +8,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { commitWorktree, teammateEmail } from '../../src/git/commit.js';
 import { readMergeQueueFile, mergeQueuePath } from '../../src/git/merge-queue-file.js';
 import { MergeQueue } from '../../src/git/merge-queue.js';
 import type { MergeEvent, MergeQueueOptions } from '../../src/git/types.js';
-import { Worktrees } from '../../src/git/worktrees.js';
 import { taskRefGuard } from '../../src/lead/merge-outcomes.js';
 import { TaskStore } from '../../src/store/tasks/index.js';
+import { finishedTask as finishTask } from './finished-task.js';
 import { makeRepo, type TempRepo } from './temp-repo.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -42,20 +41,7 @@ async function openQueue(options: Partial<MergeQueueOptions> = {}): Promise<Merg
   return opened.value;
 }
 
-/** A finished task as the teammate leaves it: committed branch, task in progress awaiting merge, queued. */
-async function finishedTask(queue: MergeQueue, id: string, file: string): Promise<void> {
-  const made = await new Worktrees({ repoRoot: repo.root }).create({ taskId: id, agent: 'w1' });
-  if (!made.ok) throw new Error(made.error);
-  repo.write(file, `${id}\n`, made.value.path);
-  const committed = await commitWorktree(made.value.path, { message: id, authorName: 'w1', authorEmail: teammateEmail('w1') });
-  if (!committed.ok) throw new Error(committed.error);
-  const lease = { owner: 'w1', expiresAt: new Date(Date.now() + 3600_000).toISOString() };
-  const merge = { state: 'queued', branch: made.value.branch, commit: committed.value.commit, summary: `did ${id}`, filesTouched: [file], agent: 'w1' };
-  await tasks.create({ id, subject: `task ${id}` });
-  const r = await tasks.update(id, (t) => ({ ...t, status: 'in_progress', owner: 'w1', lease, metadata: { merge } }));
-  if (!r.ok) throw new Error(r.error);
-  await queue.enqueue({ taskId: id, branch: made.value.branch, agent: 'w1', subject: `task ${id}` });
-}
+const finishedTask = (queue: MergeQueue, id: string, file: string) => finishTask(repo, tasks, queue, id, file);
 
 const tip = (): string => repo.git(['rev-parse', 'teamd/integration']);
 const onIntegration = (file: string): boolean => repo.git(['ls-tree', '--name-only', '-r', 'teamd/integration']).split('\n').includes(file);
