@@ -127,7 +127,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
 
 /**
  * A rejected plan counts; after the team's `maxAttempts` rejections on one
- * task the task fails (the run is then stopped: its task is no longer in progress).
+ * task the task fails, and the model is told to stop.
  */
 async function planRejected(host: TeammateHost, reason: string | undefined): Promise<{ approved: false; reason: string }> {
   host.planRejections += 1;

@@ -77,12 +77,13 @@ export class Teammate implements TeammateHost {
   }
 
   /**
-   * A task changed elsewhere: when it is the one being worked on and is no
-   * longer in progress (cancelled, failed), the run stops; `finishTask` then
-   * leaves the file as it is.
+   * A task changed elsewhere: when the one being worked on was cancelled, the
+   * run stops; `finishTask` then leaves the file as it is. (Only a cancel: a
+   * task this teammate completed or failed itself must not cut short what
+   * follows, e.g. keeping its memories.)
    */
   taskChanged(id: string, status: string): void {
-    if (status !== 'in_progress' && this.current && this.status.current.task === id) this.current.interrupt();
+    if (status === 'cancelled' && this.current && this.status.current.task === id) this.current.interrupt();
   }
 
   /** Graceful stop: the current run is interrupted and its task goes back to the board with a note. */
