@@ -248,7 +248,9 @@ export class LeadMerges {
     const merged = (id: string) => this.deps.tasks.get(id)?.status === 'completed';
     // Forced like the removal after a merge: what a merged task's worktree still holds (a redone
     // attempt's unfinished edit) is not its work, which is in the integration branch.
-    const cleaned = await cleanWorktrees(this.worktrees!, { isFinished: async (id) => merged(id), force: true });
+    // Merged branches a kill left (between the removal and the branch's deletion) go too, unless kept.
+    const deleteMergedBranches = !this.deps.config.keepBranches;
+    const cleaned = await cleanWorktrees(this.worktrees!, { isFinished: async (id) => merged(id), force: true, deleteMergedBranches });
     if (cleaned.ok && cleaned.value.removed.length) {
       this.deps.log({ type: 'notice', message: `removed the worktrees of merged tasks: ${cleaned.value.removed.join(', ')}` });
     }
