@@ -4,6 +4,7 @@ import { EventLog } from '../observe/event-log.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { answerRequest, listRequests } from '../teammate/requests.js';
 import { fail } from './cli-error.js';
+import { rejectReviewCommand } from './review.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
@@ -21,11 +22,13 @@ export function registerApprovalCommands(program: Command): void {
     .action((id: string, o: DirOption & { reason?: string }) => answer(id, true, o));
   addDirOption(
     program
-      .command('reject <request_id>')
-      .description('reject a pending request; the reason goes back to the teammate'),
+      .command('reject <id>')
+      .description('reject a pending request, or a task in review; the reason goes back to the teammate'),
   )
     .option('--reason <text>', 'why (the teammate revises with it)')
-    .action((id: string, o: DirOption & { reason?: string }) => answer(id, false, o));
+    .action(async (id: string, o: DirOption & { reason?: string }) => {
+      if (!(await rejectReviewCommand(id, o))) await answer(id, false, o);
+    });
 }
 
 function list(options: DirOption & { all?: boolean; json?: boolean }): void {

@@ -63,6 +63,7 @@ export async function buildProgram(): Promise<Command> {
   registerDoctorCommand(program);
   const { registerResumeCommand } = await import('./resume.js');
   registerResumeCommand(program);
+  (await import('./review.js')).registerReviewCommands(program);
   // ───────────────────────────────────────────────────────────────────────────
 
   return program;

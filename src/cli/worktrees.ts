@@ -121,6 +121,8 @@ export function formatMergeQueue(entries: readonly MergeEntry[]): string[] {
     lines.push(`${state} (${group.length})`);
     for (const entry of group) lines.push(...formatEntry(entry));
   }
+  const cancelled = entries.filter((e) => e.state === 'cancelled');
+  if (cancelled.length) lines.push(`cancelled (${cancelled.length})`, ...cancelled.flatMap(formatEntry));
   return lines;
 }
 

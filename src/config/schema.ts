@@ -68,8 +68,25 @@ export const TeamConfigSchema = z.strictObject({
   }),
   /** A claimed task's lease; renewed by heartbeats at a third of this. */
   leaseMs: z.number().int().positive().default(60_000),
-  /** After this many lost leases a task fails instead of returning to pending. */
+  /**
+   * After this many attempts a task fails instead of returning to pending: a
+   * lost lease, a refused merge (conflict, failing verify), a rejected review
+   * and a run that ended without a result each count one.
+   */
   maxAttempts: z.number().int().positive().default(3),
+  /**
+   * Before a finished task merges: `auto` (straight to the merge queue),
+   * `human` (waits for `teamd accept` / `teamd reject`), `agent` (a reviewer
+   * agent decides, handing over to a person when it cannot). A task's
+   * `metadata.review` overrides it.
+   */
+  review: z.enum(['auto', 'human', 'agent']).default('auto'),
+  /** The reviewer under `review: "agent"`: a prompt, or `agent:<name>` for `.claude/agents/<name>.md`. */
+  reviewer: z.string().optional(),
+  /** Rejections the reviewer agent may make on one task before a person decides. */
+  reviewRounds: z.number().int().positive().default(2),
+  /** Keep merged `teamd/<id>` branches (by default they are deleted after the merge). */
+  keepBranches: z.boolean().default(false),
   /** An `ask` permission unanswered for this long becomes a deny. */
   approvalTimeoutMs: z.number().int().positive().default(300_000),
   /** A teammate with no heartbeat for this long is shown as stalled. */

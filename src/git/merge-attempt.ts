@@ -2,7 +2,7 @@ import { checkIntegrationNotCheckedOut } from './integration.js';
 import type { MergeWorktree } from './merge-worktree.js';
 import { describeFailure, git, identityEnv, isAncestor, resolveCommit, runGit } from './run-git.js';
 import { runShell } from './run-shell.js';
-import { TEAMD_IDENTITY, type MergeEntry, type Refusal } from './types.js';
+import { TEAMD_IDENTITY, type MergeEntry, type Outcome, type Refusal, type RefMoveGuard } from './types.js';
 
 export interface AttemptContext {
   repoRoot: string;
@@ -14,6 +14,8 @@ export interface AttemptContext {
   signal: AbortSignal;
   /** Told the verify command's process group, so it can be recorded for crash recovery. */
   onVerifySpawn: (pid: number) => Promise<void>;
+  /** Runs the integration branch's move under the task's lock, unless the task was withdrawn (cancelled). */
+  guardRefMove?: RefMoveGuard;
 }
 
 /** The tips an attempt starts from, recorded in the entry before anything else happens. */
@@ -31,7 +33,8 @@ export interface AttemptTips {
 export type AttemptResult =
   | { kind: 'merged'; mergeCommit: string; alreadyMerged: boolean }
   | { kind: 'refused'; refusal: Refusal }
-  | { kind: 'requeue'; message: string; retry: boolean };
+  | { kind: 'requeue'; message: string; retry: boolean }
+  | { kind: 'cancelled'; message: string };
 
 const DEFAULT_VERIFY_TIMEOUT_MS = 600_000;
 export const defaultVerifyTimeout = (ms?: number): number => ms ?? DEFAULT_VERIFY_TIMEOUT_MS;
@@ -117,15 +120,14 @@ async function moveIntegration(
   if (!free.ok) return cleanAfter(ctx, { kind: 'requeue', message: free.error, retry: false });
   const newTip = head.value.trim();
   const ref = `refs/heads/${ctx.integrationBranch}`;
-  const moved = await git(ctx.repoRoot, [
-    'update-ref',
-    '-m',
-    `teamd: merge task ${entry.taskId}`,
-    ref,
-    newTip,
-    baseTip,
-  ]);
-  if (moved.ok) return { kind: 'merged', mergeCommit: newTip, alreadyMerged: false };
+  const message = `teamd: merge task ${entry.taskId}`;
+  const move = async (): Promise<Outcome<string>> => {
+    const moved = await git(ctx.repoRoot, ['update-ref', '-m', message, ref, newTip, baseTip]);
+    return moved.ok ? { ok: true, value: newTip } : moved;
+  };
+  const guarded = ctx.guardRefMove ? await ctx.guardRefMove(entry.taskId, move) : fromMove(await move());
+  if (guarded.kind === 'moved') return { kind: 'merged', mergeCommit: newTip, alreadyMerged: false };
+  if (guarded.kind === 'withdrawn') return cleanAfter(ctx, { kind: 'cancelled', message: guarded.reason });
   const now = await resolveCommit(ctx.repoRoot, ref);
   if (now !== baseTip) {
     return cleanAfter(ctx, {
@@ -134,8 +136,11 @@ async function moveIntegration(
       retry: true,
     });
   }
-  return cleanAfter(ctx, refused('error', moved.error));
+  return cleanAfter(ctx, refused('error', guarded.error));
 }
+
+const fromMove = (moved: Outcome<string>) =>
+  moved.ok ? ({ kind: 'moved' } as const) : ({ kind: 'error', error: moved.error } as const);
 
 /** Leaves the merge worktree clean after anything but a merge. */
 async function cleanAfter(ctx: AttemptContext, result: AttemptResult): Promise<AttemptResult> {

@@ -45,12 +45,15 @@ export async function writeMergeQueueFile(file: string, data: MergeQueueFile): P
 
 /** The lifecycle of an entry; every state change goes through `moveEntry`. */
 const ALLOWED: Record<MergeEntryState, readonly MergeEntryState[]> = {
-  queued: ['merging'],
+  queued: ['merging', 'cancelled'],
   // Back to queued: a crash recovered, a shutdown mid-merge, or the integration branch moved under us.
-  merging: ['merged', 'refused', 'queued'],
+  // Cancelled: the task was cancelled and its merge aborted before the integration branch moved.
+  merging: ['merged', 'refused', 'queued', 'cancelled'],
   // Enqueued again: the owner fixed a refusal, or a reopened task has new work.
-  refused: ['queued'],
+  refused: ['queued', 'cancelled'],
   merged: ['queued'],
+  // Final: a cancelled task is never merged.
+  cancelled: [],
 };
 
 export function canMove(from: MergeEntryState, to: MergeEntryState): boolean {
@@ -69,9 +72,9 @@ export function moveEntry(
   return { ...entry, ...patch, state: to, updatedAt: new Date().toISOString() };
 }
 
-/** Drops the oldest merged entries beyond `limit`; queued, merging and refused ones always stay. */
+/** Drops the oldest merged or cancelled entries beyond `limit`; queued, merging and refused ones always stay. */
 export function trimHistory(entries: MergeEntry[], limit: number): MergeEntry[] {
-  const merged = entries.filter((e) => e.state === 'merged');
+  const merged = entries.filter((e) => e.state === 'merged' || e.state === 'cancelled');
   const excess = new Set(merged.slice(0, Math.max(0, merged.length - limit)));
   return entries.filter((e) => !excess.has(e));
 }

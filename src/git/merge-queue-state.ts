@@ -92,7 +92,7 @@ function enqueueInto(entries: MergeEntry[], request: EnqueueRequest): MergeEntry
     return entries[index];
   }
   if (existing) entries.splice(index, 1);
-  const fresh = existing
+  const fresh = existing && existing.state !== 'cancelled'
     ? moveEntry({ ...existing, ...request }, 'queued', { enqueuedAt: now, refusal: null, mergeCommit: null })
     : newEntry(request, now);
   entries.push(fresh);

@@ -41,6 +41,9 @@ export class MergeQueue implements AsyncDisposable {
   private readonly worktree: MergeWorktree;
   private readonly closing = new AbortController();
   private mergeChain: Promise<unknown> = Promise.resolve();
+  /** The entry being merged and the switch that aborts its attempt (a cancel). */
+  private running: { taskId: string; abort: AbortController } | null = null;
+  private readonly cancelled = new Set<string>();
 
   private constructor(
     private readonly repoRoot: string,
@@ -77,6 +80,38 @@ export class MergeQueue implements AsyncDisposable {
     const parsed = EnqueueRequestSchema.safeParse(request);
     if (!parsed.success) return { ok: false, error: `merge queue entry: ${z.prettifyError(parsed.error)}` };
     return { ok: true, value: await this.state.enqueue(parsed.data) };
+  }
+
+  /**
+   * Takes a cancelled task out of the queue: a queued (or refused) entry
+   * becomes `cancelled`; a merging one has its attempt aborted (a running
+   * verify is killed) and becomes `cancelled` unless the integration branch
+   * already moved. The ref move itself is guarded by `guardRefMove`, so a
+   * cancel that lands at the last instant still wins. Returns what it did.
+   */
+  async cancel(taskId: string): Promise<'cancelled' | 'aborting' | 'none'> {
+    if (this.running?.taskId === taskId) {
+      this.cancelled.add(taskId);
+      this.running.abort.abort();
+      return 'aborting';
+    }
+    // Not through the merge chain: a cancel must not wait for another task's verify.
+    let from: MergeEntry | null = null;
+    const entry = this.state.entries.find((e) => e.taskId === taskId);
+    if (!entry) return 'none';
+    await this.update(taskId, (e) => {
+      if (e.state !== 'queued' && e.state !== 'refused') return e;
+      from = e;
+      return moveEntry(e, 'cancelled', { verifyPid: null });
+    });
+    if (!from) return 'none';
+    this.emit({ type: 'merge_cancelled', taskId, branch: entry.branch, agent: entry.agent, aborted: false });
+    return 'cancelled';
+  }
+
+  /** Removes the merge worktree (at the daemon's stop); the next merge makes it again. */
+  removeWorktree(): Promise<void> {
+    return this.serialMerge(() => this.worktree.discard());
   }
 
   /** Merges the first queued entry; null when none is queued. */
@@ -133,15 +168,31 @@ export class MergeQueue implements AsyncDisposable {
     const ready = await this.checkReady();
     if (!ready.ok) return this.emit({ type: 'merge_blocked', taskId: entry.taskId, message: ready.error });
     for (let round = 1; ; round++) {
-      const started = await this.start(entry.taskId);
-      const result = await this.attempt(started);
-      const retry = result.kind === 'requeue' && result.retry && round < MAX_ROUNDS;
-      if (!retry) return this.settle(started, result);
-      await this.update(entry.taskId, (e) => moveEntry(e, 'queued', { verifyPid: null }));
+      const abort = new AbortController();
+      this.running = { taskId: entry.taskId, abort };
+      try {
+        const started = await this.start(entry.taskId);
+        // Cancelled while we got ready: take the next one.
+        if (started === null) return this.mergeFirstQueued();
+        const result = await this.attemptOnce(started, abort.signal);
+        const retry = result.kind === 'requeue' && result.retry && round < MAX_ROUNDS;
+        if (!retry) return await this.settle(started, result);
+        await this.update(entry.taskId, (e) => moveEntry(e, 'queued', { verifyPid: null }));
+      } finally {
+        this.running = null;
+        this.cancelled.delete(entry.taskId);
+      }
     }
   }
 
-  private async attempt(started: MergeEntry): Promise<AttemptResult> {
+  /** One attempt that a cancel can abort; an aborted one that did not merge is `cancelled`. */
+  private async attemptOnce(started: MergeEntry, cancel: AbortSignal): Promise<AttemptResult> {
+    if (this.cancelled.has(started.taskId)) return cancelledWhileMerging(started);
+    const result = await this.attempt(started, AbortSignal.any([this.closing.signal, cancel]));
+    return this.cancelled.has(started.taskId) && result.kind !== 'merged' ? cancelledWhileMerging(started) : result;
+  }
+
+  private async attempt(started: MergeEntry, signal: AbortSignal): Promise<AttemptResult> {
     const { baseTip, branchTip } = started;
     if (branchTip === null) return missingBranch(started);
     if (baseTip === null) {
@@ -151,7 +202,7 @@ export class MergeQueue implements AsyncDisposable {
         retry: false,
       };
     }
-    return attemptMerge(this.context(), started, { baseTip, branchTip });
+    return attemptMerge(this.context(signal), started, { baseTip, branchTip });
   }
 
   private async checkReady(): Promise<Outcome<void>> {
@@ -161,13 +212,14 @@ export class MergeQueue implements AsyncDisposable {
   }
 
   /** Records the tips about to be merged, before any git work: recovery needs them. */
-  private async start(taskId: string): Promise<MergeEntry> {
+  private async start(taskId: string): Promise<MergeEntry | null> {
     const baseTip = await resolveCommit(this.repoRoot, `refs/heads/${this.integrationBranch}`);
     const branchTip = await resolveCommit(this.repoRoot, `refs/heads/${this.state.find(taskId).branch}`);
     const patch = { baseTip, branchTip, refusal: null, mergeCommit: null, verifyPid: null };
     const started = await this.update(taskId, (e) =>
-      moveEntry(e, 'merging', { ...patch, attempts: e.attempts + 1 }),
+      e.state === 'queued' ? moveEntry(e, 'merging', { ...patch, attempts: e.attempts + 1 }) : e,
     );
+    if (started.state !== 'merging') return null;
     const { branch, agent } = started;
     this.emit({ type: 'merge_started', taskId, branch, agent, attempt: started.attempts });
     return started;
@@ -187,6 +239,10 @@ export class MergeQueue implements AsyncDisposable {
         previousTip: entry.baseTip ?? '',
         alreadyMerged,
       });
+    }
+    if (result.kind === 'cancelled') {
+      await this.update(taskId, (e) => moveEntry(e, 'cancelled', { verifyPid: null }));
+      return this.emit({ type: 'merge_cancelled', taskId, branch, agent, aborted: true });
     }
     if (result.kind === 'refused') {
       await this.update(taskId, (e) => moveEntry(e, 'refused', { refusal: result.refusal, verifyPid: null }));
@@ -213,15 +269,16 @@ export class MergeQueue implements AsyncDisposable {
     return [this.emit({ type: 'merge_recovered', taskId, branch, action: 'requeued' })];
   }
 
-  private context(): AttemptContext {
+  private context(signal: AbortSignal): AttemptContext {
     return {
       repoRoot: this.repoRoot,
       integrationBranch: this.integrationBranch,
       worktree: this.worktree,
       verify: this.options.verify,
       verifyTimeoutMs: defaultVerifyTimeout(this.options.verifyTimeoutMs),
-      signal: this.closing.signal,
+      signal,
       onVerifySpawn: (pid) => this.recordVerifyPid(pid),
+      guardRefMove: this.options.guardRefMove,
     };
   }
 
@@ -244,6 +301,10 @@ export class MergeQueue implements AsyncDisposable {
     this.options.onEvent?.(event);
     return event;
   }
+}
+
+function cancelledWhileMerging(entry: MergeEntry): AttemptResult {
+  return { kind: 'cancelled', message: `task ${entry.taskId} was cancelled while merging` };
 }
 
 function missingBranch(entry: MergeEntry): AttemptResult {

@@ -5,7 +5,7 @@
  * are values, never exceptions.
  */
 import { z } from 'zod';
-import { AgentNameSchema, IdSchema } from '../store/types.js';
+import { AgentNameSchema, IdSchema, type Outcome } from '../store/types.js';
 
 export type { Outcome } from '../store/types.js';
 
@@ -106,8 +106,10 @@ export interface RepoOptions {
  * An entry's lifecycle: `queued → merging → merged | refused`.
  * `merging → queued` happens only in `recover()` (a crash mid-merge), and
  * `refused → queued` when the task is enqueued again after its owner fixed it.
+ * `cancelled`: the task was cancelled before its merge moved the integration
+ * branch (taken out of the queue, or its merge aborted); final.
  */
-export const MergeEntryStateSchema = z.enum(['queued', 'merging', 'merged', 'refused']);
+export const MergeEntryStateSchema = z.enum(['queued', 'merging', 'merged', 'refused', 'cancelled']);
 export type MergeEntryState = z.infer<typeof MergeEntryStateSchema>;
 
 /**
@@ -178,6 +180,8 @@ export interface MergeQueueOptions extends RepoOptions {
   setupTimeoutMs?: number;
   /** Receives every event, in order. Must not throw. */
   onEvent?: (event: MergeEvent) => void;
+  /** Runs the integration branch's move for a task (see `RefMoveGuard`); without one the move just happens. */
+  guardRefMove?: RefMoveGuard;
   /** Finished entries kept in the file as history (oldest dropped first). Default 200. */
   historyLimit?: number;
 }
@@ -193,7 +197,28 @@ export type MergeEvent =
   | MergedEvent
   | MergeRefusedEvent
   | MergeBlockedEvent
-  | { type: 'merge_recovered'; taskId: string; branch: string; action: 'requeued' | 'already_merged' };
+  | { type: 'merge_recovered'; taskId: string; branch: string; action: 'requeued' | 'already_merged' }
+  | MergeCancelledEvent;
+
+/** The task was cancelled: its entry left the queue (or its merge was aborted before the ref moved). */
+export interface MergeCancelledEvent {
+  type: 'merge_cancelled';
+  taskId: string;
+  branch: string;
+  agent: string;
+  /** True when a merge was in progress and was aborted. */
+  aborted: boolean;
+}
+
+/**
+ * Moves the integration branch for one task, or refuses to: the daemon runs
+ * `move` under the task's lock after checking that the task still wants its
+ * merge (not cancelled), so a cancel and a merge never both win. `withdrawn`
+ * carries why the task no longer wants it; `error` means `move` itself failed.
+ * `move` resolves to the commit the integration branch now points at.
+ */
+export type RefMoveGuard = (taskId: string, move: () => Promise<Outcome<string>>) => Promise<RefMoveOutcome>;
+export type RefMoveOutcome = { kind: 'moved' } | { kind: 'withdrawn'; reason: string } | { kind: 'error'; error: string };
 
 export interface MergedEvent {
   type: 'merged';
@@ -227,7 +252,7 @@ export interface MergeBlockedEvent {
 }
 
 /** What one `processNext()` did. */
-export type MergeResult = MergedEvent | MergeRefusedEvent | MergeBlockedEvent;
+export type MergeResult = MergedEvent | MergeRefusedEvent | MergeBlockedEvent | MergeCancelledEvent;
 
 /** What `cleanWorktrees` did: removed task worktrees, those kept and why, branches deleted. */
 export interface CleanReport {

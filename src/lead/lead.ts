@@ -19,6 +19,7 @@ import type { ModelError } from '../model/types.js';
 import { LeadCron } from './cron.js';
 import { LeadMail } from './lead-mail.js';
 import { LeadMerges } from './merges.js';
+import { agentReviewRun } from './reviewer.js';
 import { LeadModels, modelOf } from './models.js';
 import { Oversight } from './oversight.js';
 import { excludeLockFolders } from '../git/exclude.js';
@@ -90,7 +91,7 @@ export class Lead {
       onGroups: (name, pgids) => this.processGroups.set(name, pgids),
     });
     const log = (e: TeamEvent) => this.log.append(e);
-    this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log: (e, at) => this.log.append(e, at) });
+    this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log: (e, at) => this.log.append(e, at), runReviewer: agentReviewRun(options.repoRoot, config, () => this.reviewerModel()) });
     this.cron = new LeadCron({ repoRoot: options.repoRoot, config, mailbox, pool: this.pool, log });
     this.mail = new LeadMail({ repoRoot: options.repoRoot, config, mailbox, tasks, models: this.models, log, cron: this.cron.toolService() });
     this.oversight = new Oversight({
@@ -243,6 +244,13 @@ export class Lead {
     await reclaimLeaseless(this.tasks, this.config.leaseMs, (e) => this.log.append(e));
     const changed = await this.tasks.reclaimExpired(new Date(), this.config.maxAttempts);
     for (const t of changed) this.log.append({ type: 'task_reclaimed', task: t.id, previousOwner: null, attempts: t.attempts, failed: t.status === 'failed' });
+  }
+
+  /** The reviewer agent runs on the lead's model, through the lead's model host. */
+  private async reviewerModel() {
+    const spec = this.options.model ?? this.config.lead.model ?? this.config.model;
+    await this.models.prepare([spec]);
+    return this.models.client(spec);
   }
 
   private modelSpec(name: string): string {

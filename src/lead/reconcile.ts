@@ -18,29 +18,20 @@ import type { TeamConfig } from '../config/schema.js';
 import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
+import { retryOrFail } from '../store/tasks/lifecycle.js';
 import type { Outcome, Task } from '../store/types.js';
 
 export const awaitingMerge = (t: Task): boolean =>
   t.status === 'in_progress' && (t.metadata.merge as { state?: string } | undefined)?.state === 'queued';
 
+/** Finished and handed to the lead: queued for merge or waiting in review. No worker holds it. */
+export const handedOff = (t: Task): boolean =>
+  t.status === 'in_progress' && ['queued', 'review'].includes((t.metadata.merge as { state?: string } | undefined)?.state ?? '');
+
 /** Puts a task whose worker is gone back on the board (or fails it after too many attempts). */
 export function orphanedTask(task: Task, reason: string, maxAttempts: number): Outcome<Task> {
   if (task.status !== 'in_progress') return { ok: false, error: `task ${task.id} is ${task.status}` };
-  const attempts = task.attempts + 1;
-  const note = { ts: new Date().toISOString(), by: 'lead', text: `${reason} (attempt ${attempts} of ${maxAttempts})` };
-  const failed = attempts >= maxAttempts;
-  return {
-    ok: true,
-    value: {
-      ...task,
-      status: failed ? 'failed' : 'pending',
-      owner: failed ? task.owner : null,
-      lease: null,
-      attempts,
-      notes: [...task.notes, note],
-      result: failed ? { summary: note.text, error: reason } : task.result,
-    },
-  };
+  return { ok: true, value: retryOrFail(task, 'lead', reason, maxAttempts, new Date()) };
 }
 
 export async function reclaimFrom(
@@ -51,8 +42,8 @@ export async function reclaimFrom(
   log: (e: TeamEvent) => void,
 ): Promise<void> {
   for (const task of tasks.list({ status: 'in_progress', owner })) {
-    if (awaitingMerge(task)) continue;
-    const r = await tasks.update(task.id, (t) => (t.owner === owner && !awaitingMerge(t) ? orphanedTask(t, reason, maxAttempts) : { ok: false, error: 'changed meanwhile' }));
+    if (handedOff(task)) continue;
+    const r = await tasks.update(task.id, (t) => (t.owner === owner && !handedOff(t) ? orphanedTask(t, reason, maxAttempts) : { ok: false, error: 'changed meanwhile' }));
     if (r.ok) log({ type: 'task_reclaimed', task: task.id, previousOwner: owner, attempts: r.value.attempts, failed: r.value.status === 'failed' });
   }
 }

@@ -17,6 +17,16 @@ export function needsYou(e: LoggedEvent): NeedsYou | null {
         agent: e.agent,
         event: e,
       };
+    case 'review_requested':
+      if (e.mode !== 'human') return null;
+      return {
+        kind: 'review',
+        title: `teamd: task ${e.task} waits for your review`,
+        text: `${e.agent} finished it${e.reason ? ` (${firstLine(e.reason)})` : ''}\nteamd review ${e.task}  /  teamd accept ${e.task}  /  teamd reject ${e.task} --reason …`,
+        agent: e.agent,
+        task: e.task,
+        event: e,
+      };
     case 'task_failed':
       return {
         kind: 'task_failed',

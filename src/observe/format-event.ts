@@ -37,6 +37,10 @@ export function formatEvent(e: LoggedEvent): string | null {
       return `merged ${e.task} (${e.commit.slice(0, 8)})`;
     case 'merge_refused':
       return `merge of ${e.task} refused (${e.reason}): ${firstLine(e.detail)}`;
+    case 'review_requested':
+      return `${e.task} waits for a review by ${e.mode === 'human' ? 'a person (teamd review)' : 'the reviewer agent'}${e.reason ? `: ${firstLine(e.reason)}` : ''}`;
+    case 'review_answered':
+      return `${e.task} ${e.accepted ? 'accepted' : 'rejected'} in review by ${e.by}${e.reason ? `: ${firstLine(e.reason)}` : ''}`;
     case 'approval_requested':
       return `${e.agent} waits for approval ${e.requestId}: ${firstLine(e.summary)}`;
     case 'approval_answered':

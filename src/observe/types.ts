@@ -24,6 +24,8 @@ export type TeamEvent =
   | { type: 'merge_queued'; task: string; branch: string }
   | { type: 'merge_merged'; task: string; commit: string }
   | { type: 'merge_refused'; task: string; reason: string; detail: string }
+  | { type: 'review_requested'; task: string; agent: string; mode: 'human' | 'agent'; reason?: string }
+  | { type: 'review_answered'; task: string; agent: string; accepted: boolean; by: string; reason: string }
   | { type: 'cron_event'; detail: Record<string, unknown> }
   | { type: 'approval_requested'; requestId: string; agent: string; kind: string; summary: string }
   | { type: 'approval_answered'; requestId: string; agent: string; approved: boolean; by: string }

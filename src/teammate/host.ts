@@ -22,6 +22,8 @@ export interface TeammateHost {
   readonly shutdownRequests: Map<string, string>;
   /** Set once the plan of the current task is approved (plan mode). */
   planApproved: boolean;
+  /** Plans rejected on the current task; at the team's `maxAttempts` the task fails. */
+  planRejections: number;
   setState(state: TeammateState, task: string | null, note?: string): Promise<void>;
   stop(reason: string): void;
 }

@@ -112,6 +112,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
           const verdict = await askAndWait(approvalDeps, { kind: 'plan', input: plan, summary: plan.slice(0, 200) }, signal);
           if (typeof verdict === 'string') return { approved: false, reason: verdict === 'timeout' ? 'no answer in time' : 'interrupted' };
           host.planApproved = verdict.approve;
+          if (!verdict.approve) return planRejected(host, verdict.reason);
           return { approved: verdict.approve, reason: verdict.reason };
         },
         respondShutdown: async (requestId: string, approve: boolean, reason: string) => {
@@ -127,3 +128,18 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
 /** The tighter of what is left of the teammate's budget and the team's per-task budget. */
 const runBudget = (left: number | undefined, perTask: number | undefined): number | undefined =>
   left === undefined ? perTask : perTask === undefined ? left : Math.min(left, perTask);
+
+/**
+ * A rejected plan counts; after the team's `maxAttempts` rejections on one
+ * task the task fails, and the model is told to stop.
+ */
+async function planRejected(host: TeammateHost, reason: string | undefined): Promise<{ approved: false; reason: string }> {
+  host.planRejections += 1;
+  const max = host.deps.data.team.maxAttempts;
+  const task = host.status.current.task;
+  if (host.planRejections < max || !task) return { approved: false, reason: reason ?? '' };
+  const error = `plan rejected ${host.planRejections} times${reason ? ` (last: ${reason})` : ''}`;
+  await host.deps.tasks.fail(task, host.name, error);
+  host.deps.log({ type: 'task_failed', task, agent: host.name, error });
+  return { approved: false, reason: `${reason ?? ''} This was rejection ${host.planRejections} of ${max}: the task has failed. Stop now.` };
+}

@@ -23,6 +23,7 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
     const cwd = await prepareWorktree(host, task);
     if (cwd === null) return;
     host.planApproved = false;
+    host.planRejections = 0;
     const touched = new Set<string>();
     runtime = createTeammateRuntime(host, {
       cwd: cwd.path,

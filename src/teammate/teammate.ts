@@ -47,6 +47,7 @@ export class Teammate implements TeammateHost {
   readonly desk: MailDesk;
   readonly shutdownRequests = new Map<string, string>();
   planApproved = false;
+  planRejections = 0;
   private stopReason: string | null = null;
   private wakeUp: (() => void) | null = null;
   private wakePending = false;
@@ -73,6 +74,16 @@ export class Teammate implements TeammateHost {
     this.wakePending = true;
     this.wakeUp?.();
     if (this.current && reason === 'mail') void this.desk.pollWhileBusy();
+  }
+
+  /**
+   * A task changed elsewhere: when the one being worked on was cancelled, the
+   * run stops; `finishTask` then leaves the file as it is. (Only a cancel: a
+   * task this teammate completed or failed itself must not cut short what
+   * follows, e.g. keeping its memories.)
+   */
+  taskChanged(id: string, status: string): void {
+    if (status === 'cancelled' && this.current && this.status.current.task === id) this.current.interrupt();
   }
 
   /** Graceful stop: the current run is interrupted and its task goes back to the board with a note. */

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     else if (m.type === 'tasks') {
       const changes = parseChanges(m.json);
       if (changes && adoptChanges(tasks, changes.updated, changes.removed, teammate.name)) teammate.wake('task');
+      for (const t of changes?.updated ?? []) teammate.taskChanged(t.id, tasks.get(t.id)?.status ?? t.status);
     } else if (m.type === 'stop') teammate.stop(m.reason);
     else if (m.type === 'ping') post({ type: 'pong' });
     else if (m.type === 'model_events' && model instanceof IpcModelClient) model.receive(m.callId, m.events as ModelStreamEvent[]);

@@ -166,7 +166,9 @@ it('at boot, the lead removes the worktree a crash left behind for a task alread
   } finally {
     await first.lead.stop('crash state next');
   }
-  r.git('worktree', 'add', join(r.dir, '.worktrees', 't1'), 'teamd/t1'); // what a kill between completion and removal leaves
+  // What a kill between completion and removal leaves: the worktree, on its branch (deleted only after the removal).
+  const commit = tasksOnDisk(r.dir).get('t1')!.result!.commit!;
+  r.git('worktree', 'add', '-b', 'teamd/t1', join(r.dir, '.worktrees', 't1'), commit);
   writeFileSync(join(r.dir, '.worktrees', 't1', 'half-done.txt'), 'an edit of an attempt cut by the kill\n'); // and it is dirty
   const second = await startLead(r);
   try {
@@ -177,6 +179,7 @@ it('at boot, the lead removes the worktree a crash left behind for a task alread
       'the leftover worktree to be removed',
     );
     expect(worktreesOf(r).filter((w) => w !== r.dir && !w.endsWith('/.worktrees/.merge'))).toEqual([]);
+    expect(r.git('branch', '--list', 'teamd/t1').trim()).toBe(''); // merged, so its branch goes too
   } finally {
     await second.lead.stop('test over');
   }

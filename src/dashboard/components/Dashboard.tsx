@@ -74,6 +74,7 @@ export function Dashboard({
               side.approvals,
               l.right,
               focus === 'approvals' ? selectedApproval : null,
+              state.tasks.filter((t) => t.merge === 'review'),
             )}
             height={side.approvals}
             theme={theme}

@@ -6,7 +6,7 @@ import { fit, shortAge } from '../units.js';
 
 function toneOf(e: LoggedEvent): Tone | undefined {
   const n = needsYou(e);
-  if (n) return n.kind === 'approval' ? 'warn' : n.kind === 'team_finished' ? 'ok' : 'bad';
+  if (n) return n.kind === 'approval' || n.kind === 'review' ? 'warn' : n.kind === 'team_finished' ? 'ok' : 'bad';
   if (e.type === 'task_completed' || e.type === 'merge_merged') return 'ok';
   if (e.type === 'merge_refused' || e.type === 'worktree_failed' || e.type === 'task_problem') return 'warn';
   return undefined;

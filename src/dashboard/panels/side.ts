@@ -8,10 +8,11 @@ export function approvalLines(
   height: number,
   width: number,
   selected: number | null,
+  reviews: Pick<DashboardState['tasks'][number], 'id' | 'owner' | 'subject'>[] = [],
 ): Line[] {
-  const title = titleLine(`Approvals (${approvals.length})`, width);
+  const title = titleLine(`Approvals (${approvals.length})${reviews.length ? ` · reviews (${reviews.length})` : ''}`, width);
   const none: Line = [{ text: 'nothing waits for you', tone: 'muted' }];
-  if (!approvals.length) return [title, none].slice(0, height);
+  if (!approvals.length && !reviews.length) return [title, none].slice(0, height);
   const rows: Line[] = approvals.map((a, i) => {
     const mark = i === selected ? '› ' : '  ';
     const summary = firstLine(a.summary);
@@ -22,8 +23,19 @@ export function approvalLines(
       { text: fit(what, width - mark.length - a.agent.length - 1), tone: 'warn' },
     ];
   });
-  return [title, ...capLines(rows, height - 1, 'waiting')];
+  return [title, ...capLines([...rows, ...reviews.map(reviewLine(width))], height - 1, 'waiting')];
 }
+
+/** A finished task waiting in review: `teamd review <id>` shows it. */
+const reviewLine =
+  (width: number) =>
+  (t: { id: string; owner: string | null; subject: string }): Line => {
+    const head = `  review ${t.id} `;
+    return [
+      { text: head, bold: true },
+      { text: fit(`${t.owner ?? ''}: ${firstLine(t.subject)}`, Math.max(0, width - head.length)), tone: 'warn' },
+    ];
+  };
 
 export function mailLines(mail: DashboardState['mail'], height: number, width: number): Line[] {
   const rows: Line[] = mail.map((m) => {

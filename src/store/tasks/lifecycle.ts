@@ -68,6 +68,26 @@ export function releaseTask(task: Task, owner: string, note: string | undefined,
   return accept(note ? withNote(released, owner, note, now) : released);
 }
 
+/**
+ * A run that ended without finishing the task (no result, interrupted, its
+ * worker gone): back to pending and unowned with one more attempt, or failed
+ * once `maxAttempts` attempts were used, so no task loops for ever.
+ */
+export function retryOrFail(task: Task, by: string, reason: string, maxAttempts: number, now: Date): Task {
+  const attempts = task.attempts + 1;
+  const text = `${reason} (attempt ${attempts} of ${maxAttempts})`;
+  const failed = attempts >= maxAttempts;
+  const next: Task = {
+    ...task,
+    status: failed ? 'failed' : 'pending',
+    owner: failed ? task.owner : null,
+    lease: null,
+    attempts,
+    result: failed ? { summary: text, error: reason } : task.result,
+  };
+  return withNote(next, by, text, now);
+}
+
 export function cancelTask(task: Task, by: string, now: Date): Outcome<Task> {
   if (task.status === 'completed' || task.status === 'cancelled') {
     return refuse(`task "${task.id}" is already ${task.status}`);

@@ -203,6 +203,18 @@ export class TaskStore {
     });
   }
 
+  /**
+   * `update` with an async mutator that runs while the task's lock is held:
+   * the merge queue moves the integration branch inside it, so a cancel
+   * (which takes the same lock) lands wholly before or wholly after.
+   */
+  async updateLocked(id: string, mutate: (task: Task) => Promise<TaskMutation>): Promise<Outcome<Task>> {
+    return this.apply(id, async (fresh) => {
+      const next = await mutate(structuredClone(fresh));
+      return 'ok' in next ? next : { ok: true, value: next };
+    });
+  }
+
   /** Compare-and-set: only a ready task, only one winner across processes. */
   async claim(id: string, owner: string, leaseMs: number): Promise<Outcome<Task>> {
     return publicOutcome(await claimOne(this.claims, id, owner, leaseMs));
