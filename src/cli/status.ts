@@ -4,6 +4,7 @@ import { readTeamStatus, type TeamStatus } from '../observe/status.js';
 import { fail } from './cli-error.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
+import { failedLines, failureReasons, waitingText } from './status-tasks.js';
 
 export function registerStatusCommand(program: Command): void {
   addDirOption(
@@ -21,13 +22,13 @@ async function status(options: DirOption & { json?: boolean }): Promise<void> {
   if (!loaded.ok) fail(loaded.error);
   const s = await readTeamStatus(repoRoot, loaded.config);
   if (options.json) return printJson(s);
-  printStatus(s);
+  printStatus(s, await failureReasons(repoRoot, s.tasks.list.filter((t) => t.status === 'failed').map((t) => t.id)));
 }
 
 const age = (ms: number | null): string =>
   ms === null ? '-' : ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 
-export function printStatus(s: TeamStatus): void {
+export function printStatus(s: TeamStatus, failureReasonsById: ReadonlyMap<string, string> = new Map()): void {
   printLine(s.lead.running ? `lead: running (pid ${s.lead.pid})` : 'lead: not running');
   printLine('');
   printTable(
@@ -46,15 +47,13 @@ export function printStatus(s: TeamStatus): void {
   printLine(
     `\ntasks: ${c.pending} pending, ${c.in_progress} in progress, ${c.completed} completed, ${c.failed} failed, ${c.cancelled} cancelled`,
   );
+  const byId = new Map(s.tasks.list.map((t) => [t.id, t]));
   for (const t of s.tasks.list.filter((x) => x.status === 'pending' || x.status === 'in_progress')) {
     const why =
-      t.status === 'pending'
-        ? t.ready
-          ? 'ready'
-          : `waiting for ${t.waitingFor.join(', ')}`
-        : `${t.owner ?? '?'}${t.merge ? `, merge ${t.merge}` : ''}`;
+      t.status === 'pending' ? waitingText(t, byId) : `${t.owner ?? '?'}${t.merge ? `, merge ${t.merge}` : ''}`;
     printLine(`  ${t.id} [${t.status}] ${oneLine(t.subject, 50)} — ${why}`);
   }
+  for (const line of failedLines(s.tasks.list, failureReasonsById)) printLine(`  ${line}`);
   for (const p of s.tasks.problems)
     printLine(`  problem: ${p.file}${p.field ? ` ${p.field}` : ''}: ${p.message}`);
   const inboxes = Object.entries(s.inboxes).filter(([, n]) => n > 0);

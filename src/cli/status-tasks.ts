@@ -1,0 +1,52 @@
+/**
+ * The task lines of `teamd status` that point at a next step: failed tasks
+ * with their reason, and pending tasks held up by a failed or cancelled one.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TeamStatus } from '../observe/status.js';
+import { teamPaths } from '../store/paths.js';
+import { TaskSchema } from '../store/types.js';
+import { oneLine } from './output.js';
+
+type TaskLine = TeamStatus['tasks']['list'][number];
+
+const retryHint = (id: string): string => `teamd task retry ${id}`;
+
+/** Why each failed task failed, read from its file (a handful of files, not the whole folder). */
+export async function failureReasons(repoRoot: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const reasons = new Map<string, string>();
+  for (const id of ids) {
+    try {
+      const task = TaskSchema.parse(JSON.parse(await readFile(join(teamPaths(repoRoot).tasks, `${id}.json`), 'utf8')));
+      reasons.set(id, task.result?.error ?? task.result?.summary ?? 'no reason recorded');
+    } catch {
+      reasons.set(id, 'its file cannot be read (see the problems below)');
+    }
+  }
+  return reasons;
+}
+
+/** `failed: X — reason. Next: teamd task retry X (or teamd task show X)`, one per failed task. */
+export function failedLines(list: readonly TaskLine[], reasons: ReadonlyMap<string, string>): string[] {
+  const failed = list.filter((t) => t.status === 'failed');
+  if (!failed.length) return [];
+  return [
+    'failed:',
+    ...failed.map(
+      (t) =>
+        `  ${t.id} ${oneLine(t.subject, 50)} — ${oneLine(reasons.get(t.id) ?? '?', 80)}; next: ${retryHint(t.id)} (details: teamd task show ${t.id})`,
+    ),
+  ];
+}
+
+/** What a pending task waits for, naming a failed or cancelled blocker and how to unblock it. */
+export function waitingText(t: TaskLine, byId: ReadonlyMap<string, TaskLine>): string {
+  if (t.ready) return 'ready';
+  return `waiting for ${t.waitingFor.map((id) => blockerText(id, byId)).join(', ')}`;
+}
+
+function blockerText(id: string, byId: ReadonlyMap<string, TaskLine>): string {
+  const status = byId.get(id)?.status;
+  return status === 'failed' || status === 'cancelled' ? `blocked by ${status} ${id} (\`${retryHint(id)}\`)` : id;
+}
