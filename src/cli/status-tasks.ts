@@ -43,10 +43,14 @@ export function failedLines(list: readonly TaskLine[], reasons: ReadonlyMap<stri
 /** What a pending task waits for, naming a failed or cancelled blocker and how to unblock it. */
 export function waitingText(t: TaskLine, byId: ReadonlyMap<string, TaskLine>): string {
   if (t.ready) return 'ready';
-  return `waiting for ${t.waitingFor.map((id) => blockerText(id, byId)).join(', ')}`;
-}
-
-function blockerText(id: string, byId: ReadonlyMap<string, TaskLine>): string {
-  const status = byId.get(id)?.status;
-  return status === 'failed' || status === 'cancelled' ? `blocked by ${status} ${id} (\`${retryHint(id)}\`)` : id;
+  const stuck = (id: string): string | undefined => {
+    const status = byId.get(id)?.status;
+    return status === 'failed' || status === 'cancelled' ? status : undefined;
+  };
+  const open = t.waitingFor.filter((id) => !stuck(id));
+  const parts = t.waitingFor
+    .filter((id) => stuck(id))
+    .map((id) => `blocked by ${stuck(id)} ${id} (\`${retryHint(id)}\`)`);
+  if (open.length) parts.push(`waiting for ${open.join(', ')}`);
+  return parts.join('; ');
 }

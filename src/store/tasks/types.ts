@@ -32,7 +32,7 @@ export const TaskEditSchema = NewTaskSchema.pick({
   blockedBy: true,
   owner: true,
   priority: true,
-});
+}).partial();
 
 /** Narrows `list`; fields combine with AND. */
 export interface TaskFilter {
