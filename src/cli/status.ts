@@ -28,21 +28,26 @@ async function status(options: DirOption & { json?: boolean }): Promise<void> {
 const age = (ms: number | null): string =>
   ms === null ? '-' : ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 
+/** The status files count from the daemon's start; `top` and `cost` read the transcripts (all time). */
+const SINCE_START =
+  '(turns, tokens and cost since the daemon started; tokens in = the whole prompt, cache included; all time: teamd cost)';
+
 export function printStatus(s: TeamStatus, failureReasonsById: ReadonlyMap<string, string> = new Map()): void {
   printLine(s.lead.running ? `lead: running (pid ${s.lead.pid})` : 'lead: not running');
   printLine('');
   printTable(
-    ['TEAMMATE', 'STATE', 'TASK', 'HEARTBEAT', 'TURNS', 'TOKENS', 'COST'],
+    ['TEAMMATE', 'STATE', 'TASK', 'HEARTBEAT', 'TURNS', 'TOKENS IN/OUT', 'COST'],
     s.teammates.map((t) => [
       t.name,
       t.state,
       t.task ?? '-',
       age(t.heartbeatAgeMs),
       String(t.turns),
-      `${t.tokens.input}/${t.tokens.output}`,
+      `${t.tokens.input + t.tokens.cacheRead + t.tokens.cacheWrite}/${t.tokens.output}`,
       `$${t.costUsd.toFixed(4)}`,
     ]),
   );
+  if (s.teammates.length) printLine(SINCE_START);
   const c = s.tasks.counts;
   printLine(
     `\ntasks: ${c.pending} pending, ${c.in_progress} in progress, ${c.completed} completed, ${c.failed} failed, ${c.cancelled} cancelled`,

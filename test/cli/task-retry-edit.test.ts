@@ -102,6 +102,9 @@ describe('failed tasks in task ls and status', () => {
     const status = await at('status');
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('1 failed');
+    // Its counters are since the daemon started, and it says so (top and cost are all time).
+    expect(status.stdout).toMatch(/TURNS\s+TOKENS IN\/OUT\s+COST/);
+    expect(status.stdout).toContain('(turns, tokens and cost since the daemon started;');
     expect(status.stdout).toContain(
       '  failed:\n    parser subject of parser — tests fail: 3 of 40; next: teamd task retry parser (details: teamd task show parser)',
     );
