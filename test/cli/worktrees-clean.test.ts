@@ -23,7 +23,7 @@ describe('teamd worktrees clean says what it did', () => {
           kept: [{ taskId: 'c', reason: 'uncommitted changes' }],
           deletedBranches: ['teamd/a', 'teamd/b'],
           errors: [{ taskId: 'd', error: 'EBUSY' }],
-        } as never),
+        }),
       ),
     ).toBe('removed 2 worktrees, kept 1, deleted 2 branches, 1 failed');
   });

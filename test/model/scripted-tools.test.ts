@@ -16,7 +16,7 @@ const WRITE: ToolDefinition = {
   input_schema: z.toJSONSchema(
     z.strictObject({ file_path: z.string(), content: z.string(), mode: z.enum(['a', 'b']).optional(), n: z.number().int().optional() }),
     { io: 'input' },
-  ) as Record<string, unknown>,
+  ),
 };
 const use = (name: string, input: Record<string, unknown>) => [{ type: 'tool_use' as const, id: 't1', name, input }];
 
