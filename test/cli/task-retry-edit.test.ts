@@ -64,32 +64,48 @@ describe('teamd task edit', () => {
       owner: 'worker-2',
       priority: -2,
     });
-    expect(errorLine(await at('task', 'edit', 'a', '--blocked-by', 'b'))).toBe(
-      'teamd: error: blockedBy: would create a dependency cycle a → b → a',
-    );
-    expect(errorLine(await at('task', 'edit', 'a', '--priority', 'high'))).toBe(
-      'teamd: error: --priority: must be an integer, got "high"',
-    );
-    expect(errorLine(await at('task', 'edit', 'a'))).toMatch(/^teamd: error: nothing to change: give --subject/);
+    const [cycle, priority, nothing] = await Promise.all([
+      at('task', 'edit', 'a', '--blocked-by', 'b'),
+      at('task', 'edit', 'a', '--priority', 'high'),
+      at('task', 'edit', 'a'),
+    ]);
+    expect(errorLine(cycle)).toBe('teamd: error: blockedBy: would create a dependency cycle a → b → a');
+    expect(errorLine(priority)).toBe('teamd: error: --priority: must be an integer, got "high"');
+    expect(errorLine(nothing)).toMatch(/^teamd: error: nothing to change: give --subject/);
     expect((await at('task', 'edit', 'b', '--blocked-by', '', '--unassign')).code).toBe(0);
     expect((await TaskStore.open(repo.root)).get('b')).toMatchObject({ blockedBy: [], owner: null });
+  });
+
+  it('edits from racing processes all land (each re-reads the task under its lock)', async () => {
+    await at('task', 'add', 'raced', '--id', 'r');
+    const runs = await Promise.all([
+      at('task', 'edit', 'r', '--subject', 'renamed'),
+      at('task', 'edit', 'r', '--priority', '7'),
+      at('task', 'edit', 'r', '--owner', 'worker-2'),
+      at('task', 'edit', 'r', '--description', 'details'),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    const task = (await TaskStore.open(repo.root)).get('r')!;
+    expect(task).toMatchObject({ subject: 'renamed', priority: 7, owner: 'worker-2', description: 'details' });
+    expect(task.notes.filter((n) => n.text.startsWith('edited '))).toHaveLength(4);
   });
 
   it('takes a long description from a file or from stdin', async () => {
     const long = `# Plan\n\n${'A line of the plan, with "quotes" and $dollars.\n'.repeat(300)}`;
     await writeFile(join(repo.root, 'plan.md'), long);
-    expect((await at('task', 'add', 'From a file', '--id', 'f', '--description-file', 'plan.md')).code).toBe(0);
-    expect((await withStdin(long, 'task', 'add', 'From stdin', '--id', 's', '--description', '-')).code).toBe(0);
+    const [fromFile, fromStdin, missing, both] = await Promise.all([
+      at('task', 'add', 'From a file', '--id', 'f', '--description-file', 'plan.md'),
+      withStdin(long, 'task', 'add', 'From stdin', '--id', 's', '--description', '-'),
+      at('task', 'add', 'x', '--description-file', 'missing.md'),
+      at('task', 'add', 'x', '--description', 'a', '--description-file', 'plan.md'),
+    ]);
+    expect([fromFile.code, fromStdin.code]).toEqual([0, 0]);
     expect((await withStdin('edited\n', 'task', 'edit', 'f', '--description-file', '-')).code).toBe(0);
     const store = await TaskStore.open(repo.root);
     expect(store.get('s')?.description).toBe(long);
     expect(store.get('f')?.description).toBe('edited\n');
-    expect(errorLine(await at('task', 'add', 'x', '--description-file', 'missing.md'))).toBe(
-      'teamd: error: --description-file: cannot read missing.md: ENOENT',
-    );
-    expect(errorLine(await at('task', 'add', 'x', '--description', 'a', '--description-file', 'plan.md'))).toBe(
-      'teamd: error: give --description or --description-file, not both',
-    );
+    expect(errorLine(missing)).toBe('teamd: error: --description-file: cannot read missing.md: ENOENT');
+    expect(errorLine(both)).toBe('teamd: error: give --description or --description-file, not both');
   });
 });
 
