@@ -21,7 +21,7 @@ export function registerMailCommands(program: Command): void {
   addDirOption(
     program
       .command('send <to> <text>')
-      .description('send a message to one member of the team; prints its id'),
+      .description('send a message to one member of the team; prints its id (to broadcast, send once per member)'),
   )
     .option('--from <name>', 'the sender', 'user')
     .option('--type <type>', `one of: ${MessageTypeSchema.options.join(', ')}`, 'message')

@@ -136,6 +136,7 @@ function describeTask(
     ['updated', task.updatedAt],
   ];
   if (task.lease) rows.push(['lease', `${task.lease.owner} until ${task.lease.expiresAt}`]);
+  if (task.status === 'failed' || task.status === 'cancelled') rows.push(['next', `teamd task retry ${task.id}`]);
   if (task.result)
     rows.push([
       'result',
