@@ -21,7 +21,7 @@ export function registerMailCommands(program: Command): void {
   addDirOption(
     program
       .command('send <to> <text>')
-      .description('send a message to one member of the team; prints its id'),
+      .description('send a message to one member of the team; prints its id (to broadcast, send once per member)'),
   )
     .option('--from <name>', 'the sender', 'user')
     .option('--type <type>', `one of: ${MessageTypeSchema.options.join(', ')}`, 'message')
@@ -41,10 +41,24 @@ async function sendMessage(to: string, text: string, options: SendOptions): Prom
   const repo = resolveRepoDir(options);
   const type = MessageTypeSchema.safeParse(options.type);
   if (!type.success) fail(`--type: must be one of ${MessageTypeSchema.options.join(', ')}`);
-  const mailbox = new MailboxStore(repo, { roster: await rosterFor(repo) });
+  const roster = await rosterFor(repo);
+  if (!roster.includes(to) && (!AgentNameSchema.safeParse(to).success || BROADCAST_WORDS.has(to.toLowerCase())))
+    fail(broadcastHelp(to, roster));
+  const mailbox = new MailboxStore(repo, { roster });
   const sent = await mailbox.send({ from: options.from, to, type: type.data, content: text });
   if (!sent.ok) fail(sent.error);
   printLine(sent.value.id);
+}
+
+/** Names people try for "everyone"; none is an agent (a broadcast is one message per recipient). */
+const BROADCAST_WORDS = new Set(['*', 'all', 'everyone', 'team', 'broadcast']);
+
+function broadcastHelp(to: string, roster: readonly string[]): string {
+  const names = roster.filter((a) => a !== 'user').join(' ');
+  return (
+    `"${to}" is not one member of the team: teamd send writes to one inbox. ` +
+    `To broadcast, send once per member: for a in ${names}; do teamd send "$a" '…'; done`
+  );
 }
 
 async function showInbox(agent: string, options: InboxOptions): Promise<void> {

@@ -7,6 +7,7 @@ import { CliError } from './cli-error.js';
 import { registerCronCommands } from './cron.js';
 import { registerInitCommand } from './init.js';
 import { registerMailCommands } from './mail.js';
+import { exitQuietlyOnBrokenPipe } from './output.js';
 import { registerTaskCommands } from './task.js';
 import { registerValidateCommand } from './validate.js';
 
@@ -101,4 +102,7 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) process.exitCode = await runCli();
+if (isEntryPoint()) {
+  exitQuietlyOnBrokenPipe();
+  process.exitCode = await runCli();
+}

@@ -8,9 +8,28 @@ export function printLine(text: string): void {
   process.stdout.write(text + '\n');
 }
 
-/** A warning on stderr that does not change the exit code (e.g. a bad file skipped while listing). */
+const warned = new Set<string>();
+
+/**
+ * A warning on stderr that does not change the exit code (e.g. a bad file
+ * skipped while listing). Each text is printed once per command, however
+ * many times the command meets it.
+ */
 export function printWarning(text: string): void {
+  if (warned.has(text)) return;
+  warned.add(text);
   process.stderr.write(`teamd: warning: ${text}\n`);
+}
+
+/**
+ * `teamd task ls | head`: once the reader is gone, stop quietly (exit 0)
+ * instead of dying on an unhandled EPIPE with a stack trace.
+ */
+export function exitQuietlyOnBrokenPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(0);
+  });
 }
 
 /** Left-aligned columns; the last column is not padded. */

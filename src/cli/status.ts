@@ -8,6 +8,7 @@ import { formatProblem } from '../store/problems.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 import { configProblem } from './validate.js';
+import { failedLines, failureReasons, waitingText } from './status-tasks.js';
 
 export function registerStatusCommand(program: Command): void {
   addDirOption(
@@ -27,7 +28,13 @@ async function status(options: DirOption & { json?: boolean }): Promise<void> {
   if (!loaded.ok) s.problems.unshift(configProblem(repoRoot, loaded.error));
   const locks = stuckLocks(repoRoot);
   if (options.json) return printJson({ ...s, stuckLocks: locks });
-  printStatus(s);
+  printStatus(
+    s,
+    await failureReasons(
+      repoRoot,
+      s.tasks.list.filter((t) => t.status === 'failed').map((t) => t.id),
+    ),
+  );
   printStuckLocks(locks);
 }
 
@@ -36,18 +43,12 @@ function printStuckLocks(locks: readonly StuckLock[]): void {
   for (const l of locks) printLine(`stuck lock: ${l.file}: ${l.message}`);
 }
 
-/** How many ids of a list, or problems, a status line shows before "and N more". */
-const SHOWN_IDS = 5;
+/** How many problems a status line shows before "and N more" (ids: see status-tasks.ts). */
 const SHOWN_PROBLEMS = 20;
 
-/** `a, b, c, d, e and 99995 more`: a list of any length on one short line. */
-export function firstFew(ids: readonly string[], shown = SHOWN_IDS): string {
-  if (ids.length <= shown) return ids.join(', ');
-  return `${ids.slice(0, shown).join(', ')} and ${ids.length - shown} more`;
-}
-
 function printProblems(problems: readonly { file: string; field?: string; message: string }[]): void {
-  for (const p of problems.slice(0, SHOWN_PROBLEMS)) printLine(`  problem: ${oneLine(formatProblem(p), 300)}`);
+  for (const p of problems.slice(0, SHOWN_PROBLEMS))
+    printLine(`  problem: ${oneLine(formatProblem(p), 300)}`);
   if (problems.length > SHOWN_PROBLEMS)
     printLine(`  … and ${problems.length - SHOWN_PROBLEMS} more problem(s) (teamd validate lists them all)`);
 }
@@ -55,7 +56,14 @@ function printProblems(problems: readonly { file: string; field?: string; messag
 const age = (ms: number | null): string =>
   ms === null ? '-' : ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 
-export function printStatus(s: TeamStatus): void {
+/** The status files count from the daemon's start; `top` and `cost` read the transcripts (all time). */
+const SINCE_START =
+  '(turns, tokens and cost since the daemon started; tokens in = the whole prompt, cache included; all time: teamd cost)';
+
+export function printStatus(
+  s: TeamStatus,
+  failureReasonsById: ReadonlyMap<string, string> = new Map(),
+): void {
   if (s.problems.length) {
     printLine('problems outside .tasks/:');
     printProblems(s.problems);
@@ -65,30 +73,31 @@ export function printStatus(s: TeamStatus): void {
   if (s.lead.paused) printLine(`team ${pauseLine(s.lead.paused)}`);
   printLine('');
   printTable(
-    ['TEAMMATE', 'STATE', 'TASK', 'HEARTBEAT', 'TURNS', 'TOKENS', 'COST'],
+    ['TEAMMATE', 'STATE', 'TASK', 'HEARTBEAT', 'TURNS', 'TOKENS IN/OUT', 'COST'],
     s.teammates.map((t) => [
       t.name,
       t.state,
       t.task ?? '-',
       age(t.heartbeatAgeMs),
       String(t.turns),
-      `${t.tokens.input}/${t.tokens.output}`,
+      `${t.tokens.input + t.tokens.cacheRead + t.tokens.cacheWrite}/${t.tokens.output}`,
       `$${t.costUsd.toFixed(4)}`,
     ]),
   );
+  if (s.teammates.length) printLine(SINCE_START);
   const c = s.tasks.counts;
   printLine(
     `\ntasks: ${c.pending} pending, ${c.in_progress} in progress, ${c.completed} completed, ${c.failed} failed, ${c.cancelled} cancelled`,
   );
+  const byId = new Map(s.tasks.list.map((t) => [t.id, t]));
   for (const t of s.tasks.list.filter((x) => x.status === 'pending' || x.status === 'in_progress')) {
     const why =
       t.status === 'pending'
-        ? t.ready
-          ? 'ready'
-          : `waiting for ${firstFew(t.waitingFor)}`
+        ? waitingText(t, byId)
         : `${t.owner ?? '?'}${t.merge ? `, merge ${t.merge}` : ''}`;
     printLine(`  ${t.id} [${t.status}] ${oneLine(t.subject, 50)} — ${why}`);
   }
+  for (const line of failedLines(s.tasks.list, failureReasonsById)) printLine(`  ${line}`);
   printProblems(s.tasks.problems);
   const inboxes = Object.entries(s.inboxes).filter(([, n]) => n > 0);
   printLine(`\ninboxes: ${inboxes.length ? inboxes.map(([a, n]) => `${a} ${n}`).join(', ') : 'all empty'}`);

@@ -2,14 +2,17 @@ import type { Command } from 'commander';
 import { formatProblem } from '../store/problems.js';
 import { TaskStore } from '../store/tasks/store.js';
 import type { Task, TaskStatus } from '../store/types.js';
-import { IdSchema, TaskStatusSchema } from '../store/types.js';
+import { TaskStatusSchema } from '../store/types.js';
 import { fail } from './cli-error.js';
 import { oneLine, printJson, printLine, printTable, printWarning } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
+import { checkId, parsePriority, registerTaskChangeCommands } from './task-change.js';
+import { idList, readDescription } from './task-text.js';
 
 interface AddOptions extends DirOption {
   id?: string;
   description?: string;
+  descriptionFile?: string;
   blockedBy?: string;
   owner?: string;
   priority?: string;
@@ -23,10 +26,11 @@ interface ShowOptions extends DirOption {
 }
 
 export function registerTaskCommands(program: Command): void {
-  const task = program.command('task').description('add, list, show and cancel tasks in .tasks/');
+  const task = program.command('task').description('add, list, show, edit, retry and cancel tasks in .tasks/');
   addDirOption(task.command('add <subject>').description('add a task; prints its id'))
     .option('--id <id>', 'the task id (default: a generated, time-sortable one)')
-    .option('--description <text>', 'what to do, in detail')
+    .option('--description <text>', 'what to do, in detail (- reads it from stdin)')
+    .option('--description-file <file>', 'read the description from a file (- for stdin)')
     .option('--blocked-by <ids>', 'comma-separated ids of tasks that must complete first')
     .option('--owner <name>', 'assign to one teammate (only it may claim the task)')
     .option('--priority <n>', 'lower runs first (default 0; may be negative)')
@@ -41,28 +45,22 @@ export function registerTaskCommands(program: Command): void {
   addDirOption(task.command('cancel <id>').description('cancel a task that is not finished')).action(
     cancelTask,
   );
+  registerTaskChangeCommands(task);
 }
 
 async function addTask(subject: string, options: AddOptions): Promise<void> {
+  const description = await readDescription(options);
   const store = await TaskStore.open(resolveRepoDir(options));
   const created = await store.create({
     subject,
     id: options.id,
-    description: options.description,
-    blockedBy: options.blockedBy
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    description,
+    blockedBy: idList(options.blockedBy),
     owner: options.owner,
     priority: options.priority === undefined ? undefined : parsePriority(options.priority),
   });
   if (!created.ok) fail(created.error);
   printLine(created.value.id);
-}
-
-function parsePriority(text: string): number {
-  const n = Number(text);
-  return Number.isInteger(n) ? n : fail(`--priority: must be an integer, got "${text}"`);
 }
 
 async function listTasks(options: ListOptions): Promise<void> {
@@ -96,7 +94,13 @@ function stateOf(store: TaskStore, task: Task): string {
 }
 
 function waitingOn(store: TaskStore, task: Task): string {
-  return task.status === 'pending' ? store.blockers(task.id).join(', ') || '-' : '-';
+  return task.status === 'pending' ? store.blockers(task.id).map((id) => blockerLabel(store, id)).join(', ') || '-' : '-';
+}
+
+/** A blocker that failed or was cancelled will never complete by itself: say so, and how to retry it. */
+function blockerLabel(store: TaskStore, id: string): string {
+  const status = store.get(id)?.status;
+  return status === 'failed' || status === 'cancelled' ? `${status} ${id} (teamd task retry ${id})` : id;
 }
 
 async function showTask(id: string, options: ShowOptions): Promise<void> {
@@ -132,6 +136,7 @@ function describeTask(
     ['updated', task.updatedAt],
   ];
   if (task.lease) rows.push(['lease', `${task.lease.owner} until ${task.lease.expiresAt}`]);
+  if (task.status === 'failed' || task.status === 'cancelled') rows.push(['next', `teamd task retry ${task.id}`]);
   if (task.result)
     rows.push([
       'result',
@@ -145,13 +150,6 @@ async function cancelTask(id: string, options: DirOption): Promise<void> {
   const cancelled = await store.cancel(checkId(id), 'user');
   if (!cancelled.ok) fail(cancelled.error);
   printLine(`cancelled ${id}`);
-}
-
-function checkId(id: string): string {
-  const parsed = IdSchema.safeParse(id);
-  return parsed.success
-    ? id
-    : fail(`invalid task id ${JSON.stringify(id)}: ${parsed.error.issues[0]?.message}`);
 }
 
 /** A task that is not in the index is missing, or its file is invalid: say which. */

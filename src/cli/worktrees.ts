@@ -71,7 +71,20 @@ async function cleanFinished(options: CleanOptions): Promise<void> {
   for (const kept of report.kept) printLine(`kept .worktrees/${kept.taskId}: ${kept.reason}`);
   for (const branch of report.deletedBranches) printLine(`deleted branch ${branch}`);
   for (const e of report.errors) printLine(`failed .worktrees/${e.taskId}: ${e.error}`);
+  printLine(cleanSummary(report));
   if (report.errors.length > 0) process.exitCode = 1;
+}
+
+/** The last line of `worktrees clean`: what it did, also when that was nothing. */
+export function cleanSummary(report: CleanReport): string {
+  const { removed, kept, deletedBranches, errors } = report;
+  if (!removed.length && !kept.length && !deletedBranches.length && !errors.length)
+    return 'nothing to clean: no worktree of a completed or cancelled task under .worktrees/';
+  const n = (count: number, what: string): string => `${count} ${what}${count === 1 ? '' : 's'}`;
+  const parts = [`removed ${n(removed.length, 'worktree')}`, `kept ${kept.length}`];
+  if (deletedBranches.length) parts.push(`deleted ${n(deletedBranches.length, 'branch')}`.replace('branchs', 'branches'));
+  if (errors.length) parts.push(`${errors.length} failed`);
+  return `${parts.join(', ')}`;
 }
 
 async function showMergeQueue(options: JsonOption): Promise<void> {

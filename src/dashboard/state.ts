@@ -49,7 +49,7 @@ function teammateViews(
       look: progressStall ? 'stalled' : t.state,
       task: t.task,
       heartbeatAgeMs: t.heartbeatAgeMs,
-      turns: t.turns,
+      runs: spent?.runs ?? null,
       tokens: promptAndOutput(spent?.tokens ?? t.tokens),
       costUsd: spent?.costUsd ?? t.costUsd,
       overBudget: budget.overTeammates.includes(t.name),

@@ -23,7 +23,12 @@ export interface TeammateView {
   look: TeammateLook;
   task: string | null;
   heartbeatAgeMs: number | null;
-  turns: number;
+  /**
+   * Runs (one task or one batch of mail each), all time, from the transcripts
+   * like `tokens` and `costUsd`; null when there are no transcripts yet (then
+   * tokens and cost are the status file's counters, since the daemon started).
+   */
+  runs: number | null;
   /** Prompt (fresh + cached) and output tokens, from the transcripts (cost.ts); the status file's counters when there are none yet. */
   tokens: { input: number; output: number };
   costUsd: number;

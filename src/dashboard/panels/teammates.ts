@@ -3,15 +3,15 @@ import type { Line, TeammateView } from '../types.js';
 import { fit, shortAge, shortCount, usd } from '../units.js';
 import { capLines } from './section.js';
 
-const COLUMNS = { name: 10, look: 8, beat: 5, turns: 5, tokens: 13, cost: 9 };
+const COLUMNS = { name: 10, look: 8, beat: 5, runs: 5, tokens: 13, cost: 9 };
 const FIXED =
-  2 + COLUMNS.name + COLUMNS.look + COLUMNS.beat + COLUMNS.turns + COLUMNS.tokens + COLUMNS.cost + 6;
+  2 + COLUMNS.name + COLUMNS.look + COLUMNS.beat + COLUMNS.runs + COLUMNS.tokens + COLUMNS.cost + 6;
 
 const taskWidth = (width: number): number => Math.max(8, width - FIXED);
 
 function header(width: number): Line {
   const c = COLUMNS;
-  const text = `  ${'TEAMMATE'.padEnd(c.name)} ${'STATE'.padEnd(c.look)} ${'TASK'.padEnd(taskWidth(width))} ${'BEAT'.padStart(c.beat)} ${'TURNS'.padStart(c.turns)} ${'TOKENS in/out'.padStart(c.tokens)} ${'COST'.padStart(c.cost)}`;
+  const text = `  ${'TEAMMATE'.padEnd(c.name)} ${'STATE'.padEnd(c.look)} ${'TASK'.padEnd(taskWidth(width))} ${'BEAT'.padStart(c.beat)} ${'RUNS'.padStart(c.runs)} ${'TOKENS in/out'.padStart(c.tokens)} ${'COST'.padStart(c.cost)}`;
   return [{ text: fit(text, width), bold: true }];
 }
 
@@ -34,13 +34,17 @@ function row(t: TeammateView, width: number, selected: boolean): Line {
       text: ` ${shortAge(t.heartbeatAgeMs).padStart(c.beat)}`,
       tone: t.stall === 'no_heartbeat' ? 'alert' : 'muted',
     },
-    { text: ` ${String(t.turns).padStart(c.turns)}` },
+    { text: ` ${(t.runs === null ? '-' : String(t.runs)).padStart(c.runs)}` },
     { text: ` ${`${shortCount(t.tokens.input)}/${shortCount(t.tokens.output)}`.padStart(c.tokens)}` },
     { text: ` ${cost.padStart(c.cost)}`, tone: t.overBudget ? 'bad' : undefined },
   ];
 }
 
-/** The teammates table: a header and one row per teammate, the selected one marked. */
+/**
+ * The teammates table: a header and one row per teammate, the selected one
+ * marked. RUNS, TOKENS and COST are all time (the transcripts), like `teamd
+ * cost`; `teamd status` counts turns since the daemon started.
+ */
 export function teammateLines(
   teammates: readonly TeammateView[],
   height: number,

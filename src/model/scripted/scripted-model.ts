@@ -14,28 +14,41 @@ import {
 } from '../types.js';
 import { sleep } from '../retry.js';
 import { estimateTokens, estimateToolTokens, usageOf } from '../usage.js';
+import { modelError } from '../errors.js';
 import { blockEvents } from './answer-events.js';
 import { loadScript } from './load.js';
 import { ScriptPlayer, type ResolvedAnswer, type ScriptReport } from './player.js';
 import { ScriptSchema, type Script, type ScriptInput } from './schema.js';
+import { toolCallProblem } from './tool-check.js';
 
 export interface ScriptedModelOptions {
   /** The name reported as `model` (default `scripted:<source>`). */
   model?: string;
   /** Where the script came from, for error messages (default `script`). */
   source?: string;
+  /**
+   * Refuse an answer that calls a tool the request did not offer, or with
+   * input of the wrong shape: the call ends with an `invalid_request` error
+   * naming the entry, so the run fails instead of playing on. On for a
+   * script file (`fromFile`: `--model scripted:<path>`, the demo, the e2e
+   * harness); off by default for a script built in code, since tests of how
+   * an agent handles a bad tool call script exactly that.
+   */
+  checkTools?: boolean;
 }
 
 export class ScriptedModel implements ModelClient {
   readonly model: string;
   /** The matching state; the fake server can share it to answer HTTP calls from the same script. */
   readonly player: ScriptPlayer;
+  readonly #checkTools: boolean;
 
   /** Throws (a programmer error) when `script` is invalid; use `fromFile` for user files. */
   constructor(script: Script | ScriptInput, options: ScriptedModelOptions = {}) {
     const source = options.source ?? 'script';
     this.player = new ScriptPlayer(ScriptSchema.parse(script), source);
     this.model = options.model ?? `scripted:${source}`;
+    this.#checkTools = options.checkTools ?? false;
   }
 
   /** Loads and validates a script file; rejects with a message naming the file and the field. */
@@ -45,7 +58,7 @@ export class ScriptedModel implements ModelClient {
   ): Promise<ScriptedModel> {
     const loaded = await loadScript(file);
     if (!loaded.ok) throw new Error(loaded.error);
-    return new ScriptedModel(loaded.value, { ...options, source: file });
+    return new ScriptedModel(loaded.value, { checkTools: true, ...options, source: file });
   }
 
   report(): ScriptReport {
@@ -62,6 +75,8 @@ export class ScriptedModel implements ModelClient {
     const take = this.player.take(request);
     if (!take.ok) return yield* this.#end([], emptyUsage(), { error: take.error });
     const { answer } = take;
+    const toolProblem = this.#checkTools && toolCallProblem(answer.content, request.tools, `${this.player.source}: ${answer.source}`);
+    if (toolProblem) return yield* this.#end([], emptyUsage(), { error: modelError('invalid_request', toolProblem) });
     if (answer.delayMs > 0) await sleep(answer.delayMs, request.signal);
     if (request.signal.aborted) return yield* this.#end([], emptyUsage(), { aborted: true });
     const usage = usageFor(request, answer);

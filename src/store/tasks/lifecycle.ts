@@ -146,3 +146,43 @@ export function reclaimTask(task: Task, now: Date, maxAttempts: number): Outcome
     withNote({ ...task, status: 'pending', owner: null, lease: null, attempts }, 'teamd', text, now),
   );
 }
+
+/**
+ * A failed or cancelled task, back to pending for another go: unowned, no
+ * result, attempts from zero. Nothing is forgotten: a note records what the
+ * task was and why (the old result's error), next to the notes it had.
+ */
+export function retryTask(task: Task, by: string, now: Date): Outcome<Task> {
+  if (task.status !== 'failed' && task.status !== 'cancelled')
+    return refuse(`task "${task.id}" is ${task.status}; only a failed or cancelled task can be retried`);
+  const why = task.result?.error ?? task.result?.summary;
+  const text = `retried (was ${task.status}${why ? `: ${why}` : ''}; ${task.attempts} lost lease(s) before)`;
+  const retried: Task = { ...task, status: 'pending', owner: null, lease: null, result: null, attempts: 0 };
+  return accept(withNote(retried, by, text, now));
+}
+
+/** The fields `editTask` may change; `undefined` leaves one as it is. */
+export interface TaskEdit {
+  subject?: string;
+  description?: string;
+  blockedBy?: string[];
+  owner?: string | null;
+  priority?: number;
+}
+
+/**
+ * A person's edit of a task. A completed task is history, and a task in
+ * progress keeps its holder and its dependencies (they decided when it could
+ * start); anything else may change. The store checks the new `blockedBy`.
+ */
+export function editTask(task: Task, edit: TaskEdit, by: string, now: Date): Outcome<Task> {
+  if (task.status === 'completed') return refuse(`task "${task.id}" is completed; it cannot be edited`);
+  if (task.status === 'in_progress' && (edit.owner !== undefined || edit.blockedBy !== undefined))
+    return refuse(`task "${task.id}" is in progress by ${task.owner}: its owner and blocked-by cannot change now`);
+  const changed = Object.entries(edit)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
+  if (!changed.length) return refuse('nothing to change: give at least one field');
+  const next: Task = { ...task, ...Object.fromEntries(changed.map((k) => [k, edit[k as keyof TaskEdit]])) };
+  return accept(withNote(next, by, `edited ${changed.join(', ')}`, now));
+}

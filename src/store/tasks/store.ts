@@ -11,7 +11,7 @@ import { TaskIndex, type TaskChangeNotice } from './task-index.js';
 import { taskProblems } from './task-problems.js';
 import { TaskWriter, type TaskChange, type TaskResultOf } from './task-writer.js';
 import type { NewTask, RefreshResult, TaskFilter, TaskMutation, TaskStoreOptions } from './types.js';
-import { NewTaskSchema } from './types.js';
+import { NewTaskSchema, TaskEditSchema } from './types.js';
 
 const OPEN_CONCURRENCY = 16;
 const publicOutcome = <T>(r: TaskResultOf<T>): Outcome<T> =>
@@ -246,6 +246,26 @@ export class TaskStore {
 
   async cancel(id: string, by = 'user'): Promise<Outcome<Task>> {
     return this.apply(id, (t) => life.cancelTask(t, by, this.now()));
+  }
+
+  /** A failed or cancelled task back to pending (`teamd task retry`); its notes keep the history. */
+  async retry(id: string, by = 'user'): Promise<Outcome<Task>> {
+    return this.apply(id, (t) => life.retryTask(t, by, this.now()));
+  }
+
+  /**
+   * A person's edit under the task's lock: the fields are validated like
+   * `create`'s, and a new `blockedBy` must name existing tasks and close no cycle.
+   */
+  async edit(id: string, edit: life.TaskEdit, by = 'user'): Promise<Outcome<Task>> {
+    const parsed = TaskEditSchema.safeParse(edit);
+    if (!parsed.success) return { ok: false, error: describeInputError(parsed.error) };
+    const blockedBy = parsed.data.blockedBy && [...new Set(parsed.data.blockedBy)];
+    if (blockedBy) {
+      const depsError = await this.checkNewDependencies(id, blockedBy);
+      if (depsError) return { ok: false, error: depsError };
+    }
+    return this.apply(id, (t) => life.editTask(t, { ...parsed.data, blockedBy }, by, this.now()));
   }
 
   async addNote(id: string, by: string, text: string): Promise<Outcome<Task>> {

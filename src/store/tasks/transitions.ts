@@ -10,16 +10,17 @@ import { TaskSchema } from '../types.js';
  *      │                 │  │  └──fail──▶ failed ──retry──▶ pending
  *      │                 │  └──release / lease expired──▶ pending
  *      └──cancel─▶ cancelled ◀──cancel──┘
+ *                      └──retry──▶ pending
  *
  * A pending or failed task may also be failed or cancelled by the lead or a person.
- * `completed` and `cancelled` are final.
+ * `completed` is final; a person may retry a failed or cancelled task (`teamd task retry`).
  */
 const NEXT: Record<TaskStatus, readonly TaskStatus[]> = {
   pending: ['in_progress', 'cancelled', 'failed'],
   in_progress: ['completed', 'failed', 'pending', 'cancelled'],
   failed: ['pending', 'cancelled'],
   completed: [],
-  cancelled: [],
+  cancelled: ['pending'],
 };
 
 export const canMove = (from: TaskStatus, to: TaskStatus): boolean => from === to || NEXT[from].includes(to);

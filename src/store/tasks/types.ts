@@ -25,6 +25,15 @@ export const NewTaskSchema = z.strictObject({
 });
 export type NewTask = z.input<typeof NewTaskSchema>;
 
+/** What `edit` may change (see `editTask`); a field left out stays as it is. */
+export const TaskEditSchema = NewTaskSchema.pick({
+  subject: true,
+  description: true,
+  blockedBy: true,
+  owner: true,
+  priority: true,
+}).partial();
+
 /** Narrows `list`; fields combine with AND. */
 export interface TaskFilter {
   status?: TaskStatus | readonly TaskStatus[];

@@ -15,6 +15,7 @@ const ALLOWED = new Set([
   'in_progress>cancelled',
   'failed>pending',
   'failed>cancelled',
+  'cancelled>pending',
 ]);
 
 const task = (fields: Partial<Task> = {}): Task =>
@@ -70,10 +71,11 @@ describe('TaskStore.update', () => {
   it('refuses an illegal transition and leaves the file as it was', async () => {
     const store = await TaskStore.open(repo.root);
     await store.create({ id: 'x', subject: 's' });
-    await store.cancel('x');
+    await store.claim('x', 'w1', 60_000);
+    await store.complete('x', 'w1', 'done');
     const r = await store.update('x', (t) => ({ ...t, status: 'pending' }));
-    expect(r).toEqual({ ok: false, error: 'task "x" cannot go from cancelled to pending' });
-    expect((await TaskStore.open(repo.root)).get('x')?.status).toBe('cancelled');
+    expect(r).toEqual({ ok: false, error: 'task "x" cannot go from completed to pending' });
+    expect((await TaskStore.open(repo.root)).get('x')?.status).toBe('completed');
   });
 
   it('passes a mutator’s own refusal through', async () => {
