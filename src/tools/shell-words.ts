@@ -191,10 +191,11 @@ function readDoubleQuoted(src: string, open: number, subs: string[]): { value: s
   return { value, end: i + 1 };
 }
 
-/** `$(cmd)` records cmd; `$((1+2))` is arithmetic, not a command. */
+/** `$(cmd)` records cmd; `$((1+2))` is arithmetic, not a command, but `$(( a[$(cmd)] ))` still runs cmd. */
 function readDollarParen(src: string, dollar: number, subs: string[]): number {
   const end = closingParen(src, dollar + 1);
   if (src[dollar + 2] !== '(') subs.push(src.slice(dollar + 2, end - 1));
+  else findSubstitutions(src.slice(dollar + 3, end - 2), subs);
   return end;
 }
 

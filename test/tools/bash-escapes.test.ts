@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand } from '../../src/tools/bash-classify.js';
@@ -161,5 +164,34 @@ describe('read-only classifier: limits', () => {
 
   it('reads a long but ordinary line', () => {
     expect(readOnlyVerdict(`ls ${'a.txt '.repeat(2000)}`, place).ok).toBe(true);
+  });
+});
+
+describe('repository config check', () => {
+  it('names the keys that run programs, and only as keys', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamd-gitcfg-'));
+    try {
+      mkdirSync(join(dir, '.git'));
+      const at = { root: dir, cwd: dir };
+      const verdict = (config: string): boolean => {
+        writeFileSync(join(dir, '.git', 'config'), config);
+        return readOnlyVerdict('git status', at).ok;
+      };
+      expect(verdict('[core]\n\tbare = false\n[remote "origin"]\n\turl = https://x/command-line.git\n')).toBe(
+        true,
+      );
+      expect(verdict('[core]\n\tfsmonitor = touch X\n')).toBe(false);
+      expect(verdict('[core]fsmonitor=x')).toBe(false);
+      expect(verdict('[diff "a"]\n  TextConv = cat\n')).toBe(false);
+      expect(verdict('[filter "lfs"]\n\tprocess = git-lfs filter-process\n')).toBe(false);
+      expect(verdict('[log]\n\tshowSignature\n')).toBe(false);
+      expect(verdict('[log]\r\n\tshowSignature\r\n')).toBe(false);
+      expect(verdict('[includeIf "gitdir:/x"]\n\tpath = /tmp/c\n')).toBe(false);
+      expect(verdict('[include]\n\tpath = c\n')).toBe(false);
+      expect(verdict('[core]\n\tpager = less\n')).toBe(false);
+      expect(readOnlyVerdict('ls', at).ok).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
