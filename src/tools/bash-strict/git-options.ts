@@ -383,7 +383,7 @@ export const GIT_TABLES: Record<string, FlagSpec> = {
   describe: {
     long: [...HELP, 'all', 'tags', 'contains', 'long', 'always', 'exact-match', 'first-parent', 'debug'],
     longArg: ['candidates', 'match', 'exclude'],
-    longOpt: ['abbrev', 'dirty', 'broken'],
+    longOpt: ['abbrev'], // not --dirty / --broken: they refresh (write) the index
   },
   'merge-base': { short: 'a', long: [...HELP, 'all', 'octopus', 'independent', 'is-ancestor', 'fork-point'] },
   'name-rev': {
