@@ -47,5 +47,7 @@ describe('parseShell', () => {
     expect(parseShell('echo $(open').error).toContain('parenthesis');
     expect(parseShell('cat <<EOF\nno end').error).toContain('here-document');
     expect(parseShell('echo >').error).toContain('needs a target');
+    expect(parseShell(`${'echo $('.repeat(33)}ls${')'.repeat(33)}`).error).toContain('nested too deeply');
+    expect(parseShell(`${'echo $('.repeat(30)}ls${')'.repeat(30)}`).error).toBeNull();
   });
 });
