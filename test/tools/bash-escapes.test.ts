@@ -73,7 +73,8 @@ describe('read-only classifier: generated escapes', () => {
   it('a payload in any context, after any allowed command, is not read-only', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...ALLOWED),
+        // Not after a here-document: its body would swallow the payload as text (rightly read-only).
+        fc.constantFrom(...ALLOWED.filter((l) => !l.includes('<<'))),
         fc.constantFrom(...CONTEXTS),
         fc.constantFrom(...PAYLOADS),
         fc.constantFrom(' && ', '; ', ' | ', '\n'),
