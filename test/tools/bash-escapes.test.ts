@@ -194,3 +194,31 @@ describe('repository config check', () => {
     }
   });
 });
+
+describe('PATH', () => {
+  it('a command found in the working directory through PATH is not read-only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamd-path-'));
+    const saved = process.env.PATH;
+    try {
+      mkdirSync(join(dir, 'bin'));
+      writeFileSync(join(dir, 'bin', 'ls'), '#!/bin/sh\ntouch X\n');
+      writeFileSync(join(dir, 'bin', 'timeout'), '#!/bin/sh\ntouch X\n');
+      const at = { root: dir, cwd: dir };
+      process.env.PATH = `${join(dir, 'bin')}:${saved}`;
+      expect(readOnlyVerdict('ls', at)).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining('inside the working directory'),
+      });
+      expect(readOnlyVerdict('timeout 5 cat f', at).ok).toBe(false);
+      expect(readOnlyVerdict('cat f', at).ok).toBe(true);
+      expect(readOnlyVerdict('echo hi', at).ok).toBe(true);
+      process.env.PATH = `.:${saved}`;
+      expect(readOnlyVerdict('cat f', at).ok).toBe(false);
+      process.env.PATH = `${saved}:`;
+      expect(readOnlyVerdict('cat f', at).ok).toBe(false);
+    } finally {
+      process.env.PATH = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
