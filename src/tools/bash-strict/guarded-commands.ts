@@ -2,7 +2,8 @@
  * Commands that only read with some options and write or run code with
  * others. Their tables leave the others out — `sort -o` / `--output` /
  * `--compress-program` / `-T`, `uniq in OUT`, `xxd -r` and `xxd in OUT`,
- * `date -s`, `hostname NAME` / `-F`, `file -C`, `tree -o`, `rg --pre` /
+ * `date -s`, `hostname NAME` / `-F`, `file -C` / `-m` / `-z` (runs
+ * decompressors) / `-p` (resets access times) / `--no-sandbox`, `tree -o`, `rg --pre` /
  * `--search-zip`, `printf -v` — and, since an option could hide in them,
  * they accept an unknown value (`$X`, a glob) only where it cannot be read
  * as an option (see flags.ts).
@@ -45,12 +46,12 @@ const HOSTNAME: FlagSpec = {
   long: [...HELP, ...names('short fqdn long domain ip-address all-ip-addresses all-fqdns alias')],
 };
 const FILE: FlagSpec = {
-  short: 'bcdEhiIkLlNnprsSvz0',
+  short: 'bcdEhiIkLlNnrsSv0',
   shortArg: 'eFfP',
   long: [
     ...HELP,
     ...names(
-      'brief checking-printout dereference no-dereference mime mime-type mime-encoding keep-going list no-buffer no-pad preserve-date raw special-files no-sandbox uncompress uncompress-noreport print0 extension apple',
+      'brief checking-printout dereference no-dereference mime mime-type mime-encoding keep-going list no-buffer no-pad raw special-files print0 extension apple',
     ),
   ],
   longArg: names('exclude exclude-quiet separator files-from parameter'),
