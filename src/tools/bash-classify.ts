@@ -11,7 +11,7 @@ import { commandDanger, type Danger } from './bash-danger.js';
 import { readOnlyVerdict } from './bash-read-only.js';
 import { effectiveCommand } from './bash-words.js';
 import { isInside } from './paths.js';
-import { parseShell, type SimpleCommand } from './shell-words.js';
+import { parseShell, TOO_DEEP, type SimpleCommand } from './shell-words.js';
 
 export interface CommandClass {
   /** True when no part of the command changes anything (files, git state, processes). */
@@ -33,7 +33,7 @@ const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|loop|mapper\/
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
 const SHELLS = new Set([...POSIX_SHELLS, 'fish', 'python', 'python3', 'node', 'perl', 'ruby']);
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
-const FORK_BOMB = /(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&[^}]*\}/;
+const FORK_BOMB = /([^\s(){}|&;]{1,64})\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&[^}]*\}/; // a bounded name: no quadratic scan of long words
 
 /**
  * Dangerous and catastrophic come from the word splitter below (a blacklist:
@@ -49,6 +49,8 @@ export function classifyCommand(cmd: string, place: CommandPlace = {}): CommandC
 function classifyDanger(cmd: string, place: CommandPlace): CommandClass {
   if (FORK_BOMB.test(cmd)) return { readOnly: false, dangerous: 'is a fork bomb', catastrophic: true };
   const parsed = parseShell(cmd);
+  if (parsed.error === TOO_DEEP)
+    return { readOnly: false, dangerous: 'is nested too deeply to check', catastrophic: false };
   if (parsed.error !== null) return { readOnly: false, dangerous: null, catastrophic: false };
   const parts = parsed.commands.map((command) => classifySimple(command, place));
   parts.push(pipeDanger(parsed.commands));

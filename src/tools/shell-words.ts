@@ -191,10 +191,11 @@ function readDoubleQuoted(src: string, open: number, subs: string[]): { value: s
   return { value, end: i + 1 };
 }
 
-/** `$(cmd)` records cmd; `$((1+2))` is arithmetic, not a command. */
+/** `$(cmd)` records cmd; `$((1+2))` is arithmetic, not a command, but `$(( a[$(cmd)] ))` still runs cmd. */
 function readDollarParen(src: string, dollar: number, subs: string[]): number {
   const end = closingParen(src, dollar + 1);
   if (src[dollar + 2] !== '(') subs.push(src.slice(dollar + 2, end - 1));
+  else findSubstitutions(src.slice(dollar + 3, end - 2), subs);
   return end;
 }
 
@@ -204,6 +205,10 @@ function readBacktick(src: string, open: number, subs: string[]): number {
   return close + 1;
 }
 
+/** Deeper nesting is refused: each level is read again, so 10 000 levels would take minutes. */
+export const MAX_NESTING = 32;
+export const TOO_DEEP = 'commands are nested too deeply to check';
+
 /** Index just past the `)` matching the `(` at `open`, skipping quoted text. */
 function closingParen(src: string, open: number): number {
   let depth = 0;
@@ -211,7 +216,7 @@ function closingParen(src: string, open: number): number {
     const c = src[i];
     if (c === '\\') i++;
     else if (c === "'" || c === '"' || c === '`') i = closingQuote(src, i + 1, c);
-    else if (c === '(') depth++;
+    else if (c === '(' && ++depth > MAX_NESTING) throw new ShellSyntaxError(TOO_DEEP);
     else if (c === ')' && --depth === 0) return i + 1;
   }
   throw new ShellSyntaxError('a parenthesis is not closed');

@@ -81,6 +81,8 @@ describe('classifyCommand: dangerous (ask)', () => {
     ["sh -c 'git push --force'", 'git push --force'],
     ['echo "$(git reset --hard)"', 'reset --hard'],
     ['cat <<EOF\n$(git reset --hard)\nEOF', 'reset --hard'],
+    [`${'echo $('.repeat(40)}rm -rf /${')'.repeat(40)}`, 'nested too deeply'],
+    [`${'echo $('.repeat(50_000)}ls${')'.repeat(50_000)}`, 'nested too deeply'],
   ])('%s', (cmd, reason) => {
     const c = classifyCommand(cmd, place);
     expect(c.readOnly).toBe(false);
@@ -136,5 +138,19 @@ describe('classifyCommand: quoting', () => {
   it('without a known root, any absolute write target counts as outside', () => {
     expect(classifyCommand('echo x > /repo/a.txt').dangerous).toContain('outside');
     expect(classifyCommand('echo x > /repo/a.txt', place).dangerous).toBeNull();
+  });
+});
+
+describe('classifyCommand: long input', () => {
+  it('answers in linear time for long words and deep nesting', () => {
+    const started = performance.now();
+    for (const line of [
+      'a'.repeat(50_000),
+      `${'a'.repeat(50_000)}()`,
+      `x() {${'x'.repeat(50_000)}`,
+      `${'$('.repeat(5000)}ls${')'.repeat(5000)}`,
+    ])
+      expect(classifyCommand(line, place).readOnly).toBe(false);
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 });

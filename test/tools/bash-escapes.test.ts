@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand } from '../../src/tools/bash-classify.js';
@@ -70,7 +73,8 @@ describe('read-only classifier: generated escapes', () => {
   it('a payload in any context, after any allowed command, is not read-only', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...ALLOWED),
+        // Not after a here-document: its body would swallow the payload as text (rightly read-only).
+        fc.constantFrom(...ALLOWED.filter((l) => !l.includes('<<'))),
         fc.constantFrom(...CONTEXTS),
         fc.constantFrom(...PAYLOADS),
         fc.constantFrom(' && ', '; ', ' | ', '\n'),
@@ -93,6 +97,7 @@ describe('read-only classifier: generated escapes', () => {
     );
   });
 
+  // Unquoted tokens only, so the text's shape is the shell's (quoting has its own cases above).
   it('shell-ish random lines are read-only only without writes, substitutions of writers or unknown commands', () => {
     const token = fc.constantFrom(
       'ls',
@@ -107,9 +112,6 @@ describe('read-only classifier: generated escapes', () => {
       '$(',
       ')',
       '`',
-      "'",
-      '"',
-      '\\',
       '-o',
       '{',
       '}',
@@ -129,7 +131,7 @@ describe('read-only classifier: generated escapes', () => {
       fc.property(fc.array(token, { maxLength: 14 }), (tokens) => {
         const line = tokens.join(' ');
         if (!readOnlyVerdict(line, place).ok) return;
-        expect(line).not.toMatch(/(^|[;&|(`]\s*)touch\b|>\s*X|>>|\bsort\b.*-o|`/);
+        expect(line).not.toMatch(/(^|[;&|(`\n]\s*)touch\b|>\s*X|>>|(^|[;&|(\n]\s*)sort\b[^;&|]*-o|`/);
       }),
       { numRuns: 1500 },
     );
@@ -161,5 +163,62 @@ describe('read-only classifier: limits', () => {
 
   it('reads a long but ordinary line', () => {
     expect(readOnlyVerdict(`ls ${'a.txt '.repeat(2000)}`, place).ok).toBe(true);
+  });
+});
+
+describe('repository config check', () => {
+  it('names the keys that run programs, and only as keys', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamd-gitcfg-'));
+    try {
+      mkdirSync(join(dir, '.git'));
+      const at = { root: dir, cwd: dir };
+      const verdict = (config: string): boolean => {
+        writeFileSync(join(dir, '.git', 'config'), config);
+        return readOnlyVerdict('git status', at).ok;
+      };
+      expect(verdict('[core]\n\tbare = false\n[remote "origin"]\n\turl = https://x/command-line.git\n')).toBe(
+        true,
+      );
+      expect(verdict('[core]\n\tfsmonitor = touch X\n')).toBe(false);
+      expect(verdict('[core]fsmonitor=x')).toBe(false);
+      expect(verdict('[diff "a"]\n  TextConv = cat\n')).toBe(false);
+      expect(verdict('[filter "lfs"]\n\tprocess = git-lfs filter-process\n')).toBe(false);
+      expect(verdict('[log]\n\tshowSignature\n')).toBe(false);
+      expect(verdict('[log]\r\n\tshowSignature\r\n')).toBe(false);
+      expect(verdict('[includeIf "gitdir:/x"]\n\tpath = /tmp/c\n')).toBe(false);
+      expect(verdict('[include]\n\tpath = c\n')).toBe(false);
+      expect(verdict('[core]\n\tpager = less\n')).toBe(false);
+      expect(readOnlyVerdict('ls', at).ok).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('PATH', () => {
+  it('a command found in the working directory through PATH is not read-only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamd-path-'));
+    const saved = process.env.PATH;
+    try {
+      mkdirSync(join(dir, 'bin'));
+      writeFileSync(join(dir, 'bin', 'ls'), '#!/bin/sh\ntouch X\n');
+      writeFileSync(join(dir, 'bin', 'timeout'), '#!/bin/sh\ntouch X\n');
+      const at = { root: dir, cwd: dir };
+      process.env.PATH = `${join(dir, 'bin')}:${saved}`;
+      expect(readOnlyVerdict('ls', at)).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining('inside the working directory'),
+      });
+      expect(readOnlyVerdict('timeout 5 cat f', at).ok).toBe(false);
+      expect(readOnlyVerdict('cat f', at).ok).toBe(true);
+      expect(readOnlyVerdict('echo hi', at).ok).toBe(true);
+      process.env.PATH = `.:${saved}`;
+      expect(readOnlyVerdict('cat f', at).ok).toBe(false);
+      process.env.PATH = `${saved}:`;
+      expect(readOnlyVerdict('cat f', at).ok).toBe(false);
+    } finally {
+      process.env.PATH = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -46,7 +46,7 @@ const DANGEROUS: Record<string, string[]> = {
   ],
   rg: ['--pre sh', '--pre=sh', '--pre-glob=*', '-z', '--search-zip'],
   tree: ['-o X', '-oX'],
-  file: ['-C', '-m magic', '--compile'],
+  file: ['-C', '-m magic', '--compile', '-z', '-Z', '-p', '--preserve-date', '--no-sandbox', '--uncompress'],
   xxd: ['-r'],
   date: ['-s 2020-01-01', '--set=2020-01-01'],
   hostname: ['-F f', '--file=f'],

@@ -31,6 +31,11 @@ describe('parseShell', () => {
     expect(parsed.substitutions).toEqual(['git status', 'whoami', 'b "c"', 'ls x', 'inner']);
   });
 
+  it('finds commands inside arithmetic expansions (an array subscript runs them)', () => {
+    expect(parseShell('echo $(( a[$(touch X)] + 1 ))').substitutions).toEqual(['touch X']);
+    expect(parseShell('echo $(( `id` ))').substitutions).toEqual(['id']);
+  });
+
   it('skips comments and here-document bodies', () => {
     const parsed = parseShell('cat <<-END > f # comment; rm -rf /\n\tbody; rm x\n\tEND\necho done');
     expect(parsed.commands.map((c) => c.words)).toEqual([['cat'], ['echo', 'done']]);
@@ -42,5 +47,7 @@ describe('parseShell', () => {
     expect(parseShell('echo $(open').error).toContain('parenthesis');
     expect(parseShell('cat <<EOF\nno end').error).toContain('here-document');
     expect(parseShell('echo >').error).toContain('needs a target');
+    expect(parseShell(`${'echo $('.repeat(33)}ls${')'.repeat(33)}`).error).toContain('nested too deeply');
+    expect(parseShell(`${'echo $('.repeat(30)}ls${')'.repeat(30)}`).error).toBeNull();
   });
 });

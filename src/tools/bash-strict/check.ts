@@ -4,6 +4,7 @@
  * `$(…)` included — is a known command with known options (tables in this
  * folder). Anything else is "not read-only" with the first reason found.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { OK, ownEntry, refuse, show } from './flags.js';
 import { findRule } from './find.js';
@@ -40,7 +41,7 @@ export function checkReadOnly(line: string, place: CheckPlace = {}): Verdict {
   return OK;
 }
 
-function checkCommand(command: StrictCommand, dirs: string[] | null, searchPath: string | null): Verdict {
+function checkCommand(command: StrictCommand, dirs: string[] | null, searchPath: SearchPath): Verdict {
   const unsafe = command.assignments.find((a) => !SAFE_NAMES.test(a.name));
   if (unsafe !== undefined) return refuse(`setting ${unsafe.name} can change what programs load or run`);
   let words = command.words;
@@ -52,6 +53,8 @@ function checkCommand(command: StrictCommand, dirs: string[] | null, searchPath:
       return refuse(`the command name ${show(name)} is not a plain name`);
     if (!WRAPPERS.has(name.text))
       return checkNamed(name.text, words.slice(1), { dirs, searchPath, extraArgs });
+    const shadowed = shadowing(name.text, searchPath);
+    if (shadowed !== null) return refuse(shadowed);
     const unwrapped = unwrap(name.text, words.slice(1));
     if (!unwrapped.ok) return unwrapped;
     const bad = unwrapped.value.assignments.find((n) => !SAFE_NAMES.test(n));
@@ -64,12 +67,13 @@ function checkCommand(command: StrictCommand, dirs: string[] | null, searchPath:
 
 interface Context {
   dirs: string[] | null;
-  searchPath: string | null;
+  searchPath: SearchPath;
   extraArgs: boolean;
 }
 
 function checkNamed(name: string, args: Word[], ctx: Context): Verdict {
-  if (ctx.searchPath !== null && !BUILTINS.has(name)) return refuse(ctx.searchPath);
+  const shadowed = shadowing(name, ctx.searchPath);
+  if (shadowed !== null) return refuse(shadowed);
   if (name === 'git') return gitVerdict(args, ctx);
   const rule = ownEntry(RULES, name);
   if (rule === undefined) return refuse(`${name} is not a known read-only command`);
@@ -109,17 +113,36 @@ function followCd(args: Word[], ctx: Context): void {
 }
 
 /**
- * A PATH entry that is relative, empty or inside the working directory lets
- * a file there stand in for `ls` or `git`: then no command is read-only.
+ * A relative or empty PATH entry lets any file stand in for `ls` or `git`:
+ * then nothing is read-only. An entry inside the working directory (npx puts
+ * `node_modules/.bin` there) matters only for a name it holds: `shadowing`
+ * checks that per command.
  */
-function pathProblem(place: CheckPlace): string | null {
+function pathProblem(place: CheckPlace): SearchPath {
   const entries = (process.env.PATH ?? '').split(path.delimiter);
-  const bad = entries.find(
-    (e) => e === '' || !path.isAbsolute(e) || (place.root !== undefined && isWithin(place.root, e)),
-  );
-  return bad === undefined
-    ? null
-    : `PATH contains ${bad === '' ? 'an empty entry' : bad}, which files here could shadow`;
+  const loose = entries.find((e) => e === '' || !path.isAbsolute(e));
+  const inRoot = place.root === undefined ? [] : entries.filter((e) => isWithin(place.root as string, e));
+  return {
+    problem:
+      loose === undefined
+        ? null
+        : `PATH contains ${loose === '' ? 'an empty entry' : loose}, which files here could shadow`,
+    inRoot,
+  };
+}
+
+interface SearchPath {
+  problem: string | null;
+  /** PATH entries inside the working directory. */
+  inRoot: string[];
+}
+
+/** Why running `name` by PATH could pick a file from the working directory, or null. */
+function shadowing(name: string, searchPath: SearchPath): string | null {
+  if (BUILTINS.has(name)) return null;
+  if (searchPath.problem !== null) return searchPath.problem;
+  const entry = searchPath.inRoot.find((e) => existsSync(path.join(e, name)));
+  return entry === undefined ? null : `${name} would be found in ${entry}, inside the working directory`;
 }
 
 function isWithin(root: string, p: string): boolean {

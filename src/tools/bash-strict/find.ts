@@ -5,92 +5,25 @@
  * not in the table below. Values known only at run time may not stand where
  * a primary is expected.
  */
-import { OK, refuse, show } from './flags.js';
+import { names, OK, refuse, show } from './flags.js';
 import type { CommandRule, Verdict, Word } from './types.js';
 
 /** Primaries without a value. */
-const FLAGS = new Set([
-  '-print',
-  '-print0',
-  '-ls',
-  '-prune',
-  '-quit',
-  '-true',
-  '-false',
-  '-empty',
-  '-readable',
-  '-writable',
-  '-executable',
-  '-nouser',
-  '-nogroup',
-  '-depth',
-  '-d',
-  '-mount',
-  '-xdev',
-  '-noleaf',
-  '-follow',
-  '-daystart',
-  '-ignore_readdir_race',
-  '-noignore_readdir_race',
-  '-not',
-  '-a',
-  '-and',
-  '-o',
-  '-or',
-  '!',
-  '(',
-  ')',
-  ',',
-  '-help',
-  '--help',
-  '-version',
-  '--version',
-]);
+const FLAGS = new Set(
+  names(
+    '-print -print0 -ls -prune -quit -true -false -empty -readable -writable -executable -nouser -nogroup -depth -d -mount -xdev -noleaf -follow -daystart -ignore_readdir_race -noignore_readdir_race -not -a -and -o -or ! ( ) , -help --help -version --version',
+  ),
+);
 
 /** Primaries with one value. */
-const WITH_VALUE = new Set([
-  '-name',
-  '-iname',
-  '-path',
-  '-ipath',
-  '-wholename',
-  '-iwholename',
-  '-regex',
-  '-iregex',
-  '-lname',
-  '-ilname',
-  '-type',
-  '-xtype',
-  '-maxdepth',
-  '-mindepth',
-  '-mtime',
-  '-mmin',
-  '-atime',
-  '-amin',
-  '-ctime',
-  '-cmin',
-  '-newer',
-  '-anewer',
-  '-cnewer',
-  '-size',
-  '-perm',
-  '-user',
-  '-group',
-  '-uid',
-  '-gid',
-  '-links',
-  '-inum',
-  '-samefile',
-  '-used',
-  '-regextype',
-  '-fstype',
-  '-printf',
-  '-context',
-  '-files0-from',
-]);
+const WITH_VALUE = new Set(
+  names(
+    '-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -type -xtype -maxdepth -mindepth -mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -size -perm -user -group -uid -gid -links -inum -samefile -used -regextype -fstype -printf -context -files0-from',
+  ),
+);
 
 /** Options before the starting points. */
-const LEADING = new Set(['-H', '-L', '-P']);
+const LEADING = new Set(names('-H -L -P'));
 const NEWER_XY = /^-newer[aBcmt][aBcmt]$/;
 
 export const findRule: CommandRule = { pure: false, check: checkFind };

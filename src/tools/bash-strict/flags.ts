@@ -123,6 +123,11 @@ function valueWord(option: string, next: Word | undefined, pure: boolean): Step 
   return { ok: true, options: [{ name: option, value: next }], consumed: 1 };
 }
 
+/** A list of option names written as one space-separated string (tables stay readable). */
+export function names(list: string): string[] {
+  return list.split(' ');
+}
+
 export function refuse(reason: string): { ok: false; reason: string } {
   return { ok: false, reason };
 }

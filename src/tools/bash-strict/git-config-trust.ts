@@ -14,8 +14,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const RISKY =
-  /\b(fsmonitor|textconv|external|command|clean|smudge|process|pager|program|showsignature|include(if)?)\b/i;
+/** A key (at a line's start or after a section header) or an include section: git config syntax. */
+const RISKY_KEY =
+  /(^|\])[ \t]*(fsmonitor|textconv|external|command|clean|smudge|process|pager|program|showsignature)[ \t\r]*($|[=;#])/im;
+const INCLUDE = /^[ \t]*\[[ \t]*include(if)?\b/im;
 const MAX_CONFIG_BYTES = 1_000_000;
 
 /** Why git run in `dir` could run a program from its repository's config, or null. */
@@ -26,8 +28,9 @@ export function repositoryConfigRisk(dir: string): string | null {
     for (const file of configFiles(gitDir)) {
       const text = readConfig(file);
       if (text === null) return `${file} could not be read`;
-      const hit = RISKY.exec(text);
-      if (hit !== null) return `${file} sets ${hit[0]}, which can run a program`;
+      const hit = RISKY_KEY.exec(text);
+      if (hit !== null) return `${file} sets ${hit[2]}, which can run a program`;
+      if (INCLUDE.test(text)) return `${file} includes other config files`;
     }
   }
   return null;
