@@ -1,4 +1,4 @@
-import { safeConfigArgs, safeGitEnv } from './safe-git.js';
+import { safeConfigArgs, safeGitEnv, withSafeDiffFlags } from './safe-git.js';
 import type { Outcome } from './types.js';
 import { registeredWorktreeGitDir, teamdWorktreeRepo } from './worktree-pointer.js';
 
@@ -32,7 +32,7 @@ export async function runGit(cwd: string, args: string[], options: GitRunOptions
   const pinned = pinnedGitDir(cwd);
   if (!pinned.ok) return { exitCode: -1, stdout: '', stderr: pinned.error };
   const { execa } = await import('execa');
-  const result = await execa('git', [...pinned.value, ...safeConfigArgs(), ...args], {
+  const result = await execa('git', [...pinned.value, ...safeConfigArgs(), ...withSafeDiffFlags(args)], {
     cwd,
     env: safeGitEnv(options.env),
     extendEnv: false,

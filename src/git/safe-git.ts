@@ -22,7 +22,6 @@ const SAFE_SETTINGS = [
   'core.gitProxy=',
   'core.alternateRefsCommand=',
   'sequence.editor=true',
-  'diff.external=',
   'credential.helper=',
   'protocol.ext.allow=never',
   'commit.gpgSign=false',
@@ -49,6 +48,20 @@ export function safeConfigArgs(): string[] {
 
 /** Flags for `git diff` and friends: no external diff program, no textconv filter. */
 export const SAFE_DIFF_FLAGS = ['--no-ext-diff', '--no-textconv'];
+
+/**
+ * Subcommands that may run `diff.external` or a textconv driver. An empty
+ * `-c diff.external=` does not switch it off (git then tries to run ""), so
+ * these always get SAFE_DIFF_FLAGS right after the subcommand.
+ */
+const DIFFING = new Set(['diff', 'log', 'show']);
+
+/** `args` with SAFE_DIFF_FLAGS after a diffing subcommand (once). */
+export function withSafeDiffFlags(args: readonly string[]): string[] {
+  const [sub, ...rest] = args;
+  if (sub === undefined || !DIFFING.has(sub) || rest.includes('--no-ext-diff')) return [...args];
+  return [sub, ...SAFE_DIFF_FLAGS, ...rest];
+}
 
 /**
  * teamd's environment without any `GIT_*` variable it inherited (a hook's

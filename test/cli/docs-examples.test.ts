@@ -31,7 +31,9 @@ interface SkipEntry {
   expect?: string;
 }
 const SKIPS = (
-  JSON.parse(await readFile(new URL('./docs-examples.skip.json', import.meta.url), 'utf8')) as { lines: SkipEntry[] }
+  JSON.parse(await readFile(new URL('./docs-examples.skip.json', import.meta.url), 'utf8')) as {
+    lines: SkipEntry[];
+  }
 ).lines;
 
 const docFiles = async (): Promise<string[]> => [
@@ -46,7 +48,10 @@ let bin: string;
 beforeAll(async () => {
   bin = await mkdtemp(join(tmpdir(), 'teamd-docs-bin-'));
   const shim = join(bin, 'teamd');
-  await writeFile(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX_LOADER)} ${JSON.stringify(MAIN)} "$@"\n`);
+  await writeFile(
+    shim,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX_LOADER)} ${JSON.stringify(MAIN)} "$@"\n`,
+  );
   await chmod(shim, 0o755);
 });
 afterAll(async () => {
@@ -97,13 +102,21 @@ async function check(cmd: DocCommand, cwd: string, used: Set<SkipEntry>): Promis
     return `${where}\n  starts a daemon, a team or a follow: add it to test/cli/docs-examples.skip.json with why`;
   const result = await run(cmd.line, cwd);
   if (skip?.expect !== undefined)
-    return result.stderr.includes(skip.expect) ? undefined : `${where}\n  expected stderr to contain ${JSON.stringify(skip.expect)}, got: ${result.stderr}`;
-  return result.code === 0 ? undefined : `${where}\n  exit ${result.code}: ${result.stderr.trim() || result.stdout.trim()}`;
+    return (result.stderr + result.stdout).includes(skip.expect)
+      ? undefined
+      : `${where}\n  expected its output to contain ${JSON.stringify(skip.expect)}, got: ${result.stderr}${result.stdout}`;
+  return result.code === 0
+    ? undefined
+    : `${where}\n  exit ${result.code}: ${result.stderr.trim() || result.stdout.trim()}`;
 }
 
 describe('the docs examples', () => {
   it('every teamd command line of every sh block runs (or is skipped, with a reason)', async () => {
-    const blocks = (await Promise.all((await docFiles()).map(async (f) => docCommands(f, await readFile(join(ROOT, f), 'utf8'))))).flat();
+    const blocks = (
+      await Promise.all(
+        (await docFiles()).map(async (f) => docCommands(f, await readFile(join(ROOT, f), 'utf8'))),
+      )
+    ).flat();
     expect(blocks.length).toBeGreaterThan(3);
     const used = new Set<SkipEntry>();
     // Blocks in parallel (each in its own repository), lines of one block in order.
@@ -127,7 +140,9 @@ describe('the docs examples', () => {
   }, 180_000);
 
   it('every json block that is a script loads and calls only real tools with input of their shape', async () => {
-    const tools = [...builtinTools(), ...teamTools(), ...protocolTools(true), ...cronTools].map(toolDefinition);
+    const tools = [...builtinTools(), ...teamTools(), ...protocolTools(true), ...cronTools].map(
+      toolDefinition,
+    );
     const problems: string[] = [];
     let scripts = 0;
     for (const file of await docFiles()) {

@@ -6,6 +6,7 @@
 import type { TeamConfig } from '../../config/schema.js';
 import type { ConfigOverrides } from '../../lead/team-config.js';
 import { checkConfig, checkTeammatesFlag } from './config.js';
+import { checkTeamFolders } from './folders.js';
 import { checkGit } from './git.js';
 import { checkModels, modelSpecs, type ModelCheckOptions } from './model.js';
 import type { Check } from './types.js';
@@ -29,9 +30,10 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   if (flag) return done([flag], null);
   const { check, config } = await checkConfig(input.repoRoot, input);
   if (!config) return done([check], null);
+  const folders = checkTeamFolders(input.repoRoot);
   const git = await checkGit(input.repoRoot, config);
   const models = await checkModels(input.repoRoot, modelSpecs(config, input.leadAgent ?? false), input);
-  return done([check, git, ...models], config);
+  return done([check, folders, git, ...models], config);
 }
 
 const done = (checks: Check[], config: TeamConfig | null): Preflight => ({
