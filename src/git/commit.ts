@@ -68,7 +68,9 @@ async function checkCommitSafety(path: string): Promise<Outcome<void>> {
 
 /** Takes back out of the index anything under a team folder that was staged earlier. */
 async function unstageTeamFiles(path: string): Promise<Outcome<void>> {
-  const staged = await git(path, ['diff', ...SAFE_DIFF_FLAGS, '--cached', '--name-only', '-z'], { raw: true });
+  const staged = await git(path, ['diff', ...SAFE_DIFF_FLAGS, '--cached', '--name-only', '-z'], {
+    raw: true,
+  });
   if (!staged.ok) return staged;
   const teamFiles = staged.value.split('\0').filter((f) => f !== '' && isTeamPath(f));
   if (teamFiles.length === 0) return { ok: true, value: undefined };

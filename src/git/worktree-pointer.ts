@@ -28,7 +28,8 @@ export function verifiedWorktreeGitDir(worktree: string, repoRoot: string): Outc
   try {
     const common = commonDirOf(repoRoot);
     const admin = registeredAdminDir(common, dotGit);
-    if (admin === null) return broken(dotGit, `no git dir under ${join(common, 'worktrees')} is registered for it`);
+    if (admin === null)
+      return broken(dotGit, `no git dir under ${join(common, 'worktrees')} is registered for it`);
     return checkPointer(dotGit, admin, common);
   } catch (err) {
     return broken(dotGit, (err as Error).message);
@@ -60,10 +61,17 @@ export function registeredWorktreeGitDir(worktree: string, repoRoot: string): Ou
 
 function checkPointer(dotGit: string, admin: string, common: string): Outcome<string> {
   const info = lstatSync(dotGit);
-  if (!info.isFile()) return broken(dotGit, `it is a ${info.isDirectory() ? 'folder' : 'symlink or special file'}, not the file git wrote`);
+  if (!info.isFile())
+    return broken(
+      dotGit,
+      `it is a ${info.isDirectory() ? 'folder' : 'symlink or special file'}, not the file git wrote`,
+    );
   const named = pointerTarget(dotGit);
   if (named === null || !samePath(named, admin)) {
-    return broken(dotGit, `it says '${readFileSync(dotGit, 'utf8').trim().slice(0, 200)}', not 'gitdir: ${admin}'`);
+    return broken(
+      dotGit,
+      `it says '${readFileSync(dotGit, 'utf8').trim().slice(0, 200)}', not 'gitdir: ${admin}'`,
+    );
   }
   if (!samePath(resolveFrom(admin, readFileSync(join(admin, 'commondir'), 'utf8')), common)) {
     return broken(dotGit, `${join(admin, 'commondir')} does not lead back to ${common}`);

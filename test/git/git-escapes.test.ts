@@ -143,6 +143,21 @@ describe("teamd's git in a worktree a teammate controls", () => {
     expect(branchTip()).toBe(repo.git(['rev-parse', 'main']));
   });
 
+  it('every git call in a worktree is refused once the repository config names a driver, not only the commit', async () => {
+    repo.write('.gitattributes', '* filter=evil merge=evil\n', path);
+    repo.write('src/a.txt', 'changed\n', path);
+    expect((await runGit(path, ['status', '--porcelain'])).exitCode).toBe(0);
+    repo.git(['config', 'filter.evil.clean', `touch '${marker}'; cat`]);
+    const status = await runGit(path, ['status', '--porcelain']);
+    expect(status.stderr).toMatch(/defines filter\.evil\.clean/);
+    repo.git(['config', '--unset', 'filter.evil.clean']);
+    expect((await runGit(path, ['status', '--porcelain'])).exitCode).toBe(0);
+    repo.git(['config', 'merge.evil.driver', `touch '${marker}'; false`]);
+    const merged = await runGit(path, ['merge', '--no-edit', 'main']);
+    expect(merged.stderr).toMatch(/defines merge\.evil\.driver/);
+    expect(markerLeft(marker)).toBe(false);
+  });
+
   it('the merge queue runs no merge driver the repository config defines', async () => {
     repo.write('src/a.txt', 'changed\n', path);
     repo.write('.gitattributes', '* merge=evil\n', path);
