@@ -13,6 +13,9 @@ import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WORKTREES_DIR, type Outcome } from './types.js';
 
+/** A `gitdir: <path>` line is far shorter; a bigger `.git` is not read. */
+const MAX_POINTER_BYTES = 8192;
+
 /** The repository a folder `<repo>/.worktrees/<name>` belongs to, or null for any other folder. */
 export function teamdWorktreeRepo(dir: string): string | null {
   return basename(dirname(dir)) === WORKTREES_DIR ? dirname(dirname(dir)) : null;
@@ -66,6 +69,9 @@ function checkPointer(dotGit: string, admin: string, common: string): Outcome<st
       dotGit,
       `it is a ${info.isDirectory() ? 'folder' : 'symlink or special file'}, not the file git wrote`,
     );
+  if (info.size > MAX_POINTER_BYTES) {
+    return broken(dotGit, `it is ${info.size} bytes long, not the one line git wrote`);
+  }
   const named = pointerTarget(dotGit);
   if (named === null || !samePath(named, admin)) {
     return broken(

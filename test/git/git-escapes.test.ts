@@ -52,6 +52,7 @@ describe("teamd's git in a worktree a teammate controls", () => {
     const otherAdmin = repo.git(['rev-parse', '--path-format=absolute', '--git-dir'], other);
     const variants: Array<() => void> = [
       () => writeFileSync(join(path, '.git'), `gitdir: ${otherAdmin}\n`),
+      () => writeFileSync(join(path, '.git'), `gitdir: ${'x'.repeat(20_000)}\n`),
       () => {
         rmSync(join(path, '.git'));
         symlinkSync(join(other, '.git'), join(path, '.git'));
