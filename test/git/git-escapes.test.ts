@@ -78,7 +78,7 @@ describe("teamd's git in a worktree a teammate controls", () => {
     expect(status.exitCode).not.toBe(0);
     expect(status.stderr).toMatch(/no longer points at the git dir/);
     const listed = await new Worktrees({ repoRoot: repo.root }).list();
-    expect(listed.ok).toBe(true);
+    expect(listed.ok && listed.value.find((w) => w.taskId === 'work')?.dirty).toBe(true);
     expect(markerLeft(marker)).toBe(false);
   });
 
