@@ -2,7 +2,7 @@ import { CONFIG_LIST_ARGS } from './config-list.js';
 import { checkDriversCached } from './driver-cache.js';
 import { safeConfigArgs, safeGitEnv } from './safe-git.js';
 import type { Outcome } from './types.js';
-import { commonDirOf, registeredWorktreeGitDir, teamdWorktreeRepo } from './worktree-pointer.js';
+import { registeredWorktreeGitDir, teamdWorktreeRepo } from './worktree-pointer.js';
 
 /**
  * Plain `git` through execa rather than simple-git: the merge queue branches
@@ -35,11 +35,11 @@ export interface GitRunOptions {
 export async function runGit(cwd: string, args: string[], options: GitRunOptions = {}): Promise<GitRun> {
   const pinned = pinnedGitDir(cwd);
   if (pinned !== null && !pinned.ok) return refusedRun(pinned.error);
-  const pin = pinned === null ? [] : [`--git-dir=${pinned.value}`, `--work-tree=${cwd}`];
+  const pin = pinned === null ? [] : [`--git-dir=${pinned.value.gitDir}`, `--work-tree=${cwd}`];
   if (pinned !== null && args[0] !== 'config') {
-    const common = commonDirOf(teamdWorktreeRepo(cwd)!);
+    const { gitDir, common } = pinned.value;
     const list = () => execGit(cwd, [...pin, ...CONFIG_LIST_ARGS], { raw: true });
-    const drivers = await checkDriversCached(cwd, pinned.value, common, list);
+    const drivers = await checkDriversCached(cwd, gitDir, common, list);
     if (!drivers.ok) return refusedRun(drivers.error);
   }
   return execGit(cwd, [...pin, ...args], options);
@@ -68,7 +68,7 @@ const refusedRun = (why: string): GitRun => ({ exitCode: -1, stdout: '', stderr:
  * out; an error when it does not; null elsewhere (the commit step checks its
  * worktree is registered at all: commit.ts).
  */
-function pinnedGitDir(cwd: string): Outcome<string> | null {
+function pinnedGitDir(cwd: string): Outcome<{ gitDir: string; common: string }> | null {
   const repoRoot = teamdWorktreeRepo(cwd);
   return repoRoot === null ? null : registeredWorktreeGitDir(cwd, repoRoot);
 }

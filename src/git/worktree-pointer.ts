@@ -44,7 +44,10 @@ export function verifiedWorktreeGitDir(worktree: string, repoRoot: string): Outc
  * of `repoRoot`; null for any other folder (one that only happens to live in a
  * folder named `.worktrees`), which git then finds as it always does.
  */
-export function registeredWorktreeGitDir(worktree: string, repoRoot: string): Outcome<string> | null {
+export function registeredWorktreeGitDir(
+  worktree: string,
+  repoRoot: string,
+): Outcome<{ gitDir: string; common: string }> | null {
   const dotGit = join(worktree, '.git');
   let common: string;
   let admin: string | null;
@@ -56,7 +59,8 @@ export function registeredWorktreeGitDir(worktree: string, repoRoot: string): Ou
   }
   if (admin === null) return null;
   try {
-    return checkPointer(dotGit, admin, common);
+    const checked = checkPointer(dotGit, admin, common);
+    return checked.ok ? { ok: true, value: { gitDir: checked.value, common } } : checked;
   } catch (err) {
     return broken(dotGit, (err as Error).message);
   }
