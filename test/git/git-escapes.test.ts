@@ -41,7 +41,9 @@ describe("teamd's git in a worktree a teammate controls", () => {
     const result = await commitWorktree(path, asMallory);
     expect(markerLeft(marker)).toBe(false);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.error).toContain(`${join(path, '.git')} no longer points at the git dir teamd created`);
+    expect(!result.ok && result.error).toContain(
+      `${join(path, '.git')} no longer points at the git dir teamd created`,
+    );
     expect(!result.ok && result.error).toContain('gitdir: evilgit');
     expect(branchTip()).toBe(before);
     expect(repo.read('src/new.txt', path)).toBe('the work\n');

@@ -30,7 +30,12 @@ async function killGitMidCommit(): Promise<void> {
   writeFileSync(join(repo.root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\ntouch '${marker}'\nsleep 60\n`);
   repo.write('src/a.txt', 'half\n', path);
   const env = cleanEnv();
-  const child = spawn('git', ['commit', '-a', '-qm', 'killed'], { cwd: path, env, detached: true, stdio: 'ignore' });
+  const child = spawn('git', ['commit', '-a', '-qm', 'killed'], {
+    cwd: path,
+    env,
+    detached: true,
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   await waitFor(() => existsSync(marker));
   process.kill(-(child.pid ?? 0), 'SIGKILL');
@@ -94,7 +99,10 @@ describe('stale git locks in teamd worktrees', () => {
 
   it('keeps the locks while a live git process works in the worktree', async () => {
     writeFileSync(join(admin, 'index.lock'), '');
-    const holder: ChildProcess = spawn('git', ['cat-file', '--batch'], { cwd: path, stdio: ['pipe', 'ignore', 'ignore'] });
+    const holder: ChildProcess = spawn('git', ['cat-file', '--batch'], {
+      cwd: path,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     const exited = new Promise<void>((resolve) => holder.on('exit', () => resolve()));
     try {
       await waitFor(() => holder.pid !== undefined);
