@@ -1,6 +1,7 @@
 import { checkRepositoryDrivers } from './repo-drivers.js';
 import { git, identityEnv, runGit } from './run-git.js';
 import { SAFE_DIFF_FLAGS } from './safe-git.js';
+import { clearStaleLocks } from './stale-locks.js';
 import { TEAM_FOLDERS, TEAMD_IDENTITY, type Outcome } from './types.js';
 import { teamdWorktreeRepo, verifiedWorktreeGitDir } from './worktree-pointer.js';
 
@@ -56,19 +57,26 @@ export async function commitWorktree(
   return head.ok ? { ok: true, value: { commit: head.value.trim() } } : head;
 }
 
-/** The worktree's `.git` still leads to the git dir teamd made, and no repository driver would run. */
+/**
+ * The worktree's `.git` still leads to the git dir teamd made, and no
+ * repository driver would run. A lock a killed git left (the teammate's bash
+ * command stopped mid-commit) is cleared when no git works there any more.
+ */
 async function checkCommitSafety(path: string): Promise<Outcome<void>> {
   const repoRoot = teamdWorktreeRepo(path);
   if (repoRoot !== null) {
     const gitDir = verifiedWorktreeGitDir(path, repoRoot);
     if (!gitDir.ok) return gitDir;
+    await clearStaleLocks(repoRoot, path);
   }
   return checkRepositoryDrivers(path);
 }
 
 /** Takes back out of the index anything under a team folder that was staged earlier. */
 async function unstageTeamFiles(path: string): Promise<Outcome<void>> {
-  const staged = await git(path, ['diff', ...SAFE_DIFF_FLAGS, '--cached', '--name-only', '-z'], { raw: true });
+  const staged = await git(path, ['diff', ...SAFE_DIFF_FLAGS, '--cached', '--name-only', '-z'], {
+    raw: true,
+  });
   if (!staged.ok) return staged;
   const teamFiles = staged.value.split('\0').filter((f) => f !== '' && isTeamPath(f));
   if (teamFiles.length === 0) return { ok: true, value: undefined };

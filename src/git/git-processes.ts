@@ -33,7 +33,9 @@ async function placesOf(pid: number): Promise<string[]> {
   const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
   const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
   const env = (await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '')).split('\0');
-  const fromEnv = env.filter((e) => /^GIT_(DIR|WORK_TREE|INDEX_FILE)=/.test(e)).map((e) => e.slice(e.indexOf('=') + 1));
+  const fromEnv = env
+    .filter((e) => /^GIT_(DIR|WORK_TREE|INDEX_FILE)=/.test(e))
+    .map((e) => e.slice(e.indexOf('=') + 1));
   const fromArgs = args.map((a) => a.replace(/^--(git-dir|work-tree)=/, '')).filter((a) => a.startsWith('/'));
   return [...(cwd ? [cwd] : []), ...fromArgs, ...fromEnv];
 }

@@ -1,60 +1,12 @@
+/**
+ * The driver check (config-list.ts) for a place runGit does not pin: the main
+ * checkout, where the commit step and the merge worktree ask first.
+ */
+import { CONFIG_LIST_ARGS, verdictOf } from './config-list.js';
 import { runGit } from './run-git.js';
 import type { Outcome } from './types.js';
 
-/**
- * Commands a repository's config can name per driver, which `.gitattributes`
- * (a file any teammate edits) selects for its files: a filter's clean/smudge
- * command runs on `git add` and checkout, a merge driver on `git merge`.
- * Having names of their own, they cannot be switched off by a fixed `-c`
- * setting, and switching them off silently would change what is committed
- * (an LFS pointer would become the whole file). So the commit step and the
- * merge worktree refuse to run git while the repository's own config (local
- * or worktree scope) defines one. Drivers in the user's global or system
- * config (where `git lfs install` puts them) are the user's, not the
- * repository's, and still run.
- */
-const DRIVER_KEY = /^(filter\.[^\n]+\.(clean|smudge|process)|merge\.[^\n]+\.driver)$/i;
-const REPOSITORY_SCOPES = new Set(['local', 'worktree', 'command']);
-
-export interface DriverSetting {
-  key: string;
-  scope: string;
-  /** Where git read it, e.g. `file:.git/config`. */
-  origin: string;
-}
-
 /** Refuses, naming key and file, when the repository's config at `cwd` defines a driver command. */
 export async function checkRepositoryDrivers(cwd: string): Promise<Outcome<void>> {
-  const listed = await runGit(cwd, ['config', '--list', '--show-scope', '--show-origin', '-z'], { raw: true });
-  if (listed.exitCode !== 0) {
-    return { ok: false, error: `git config --list: ${listed.stderr.trim() || `exit code ${listed.exitCode}`}` };
-  }
-  const found = parseConfigList(listed.stdout).filter(
-    (s) => REPOSITORY_SCOPES.has(s.scope) && DRIVER_KEY.test(s.key),
-  );
-  if (found.length === 0) return { ok: true, value: undefined };
-  const named = found.map((s) => `${s.key} (${s.origin.replace(/^file:/, '')})`).join(', ');
-  return {
-    ok: false,
-    error:
-      `the repository's git config defines ${named}: a command git would run for files a teammate ` +
-      `chooses through .gitattributes, and teamd's git runs no command the repository configures. ` +
-      `Move it to your global config (git config --global) if you trust it, or remove it.`,
-  };
-}
-
-/** Parses `git config --list --show-scope --show-origin -z`: `scope\0origin\0key\nvalue\0` per entry. */
-export function parseConfigList(output: string): DriverSetting[] {
-  const fields = output.split('\0');
-  const settings: DriverSetting[] = [];
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const entry = fields[i + 2] ?? '';
-    const newline = entry.indexOf('\n');
-    settings.push({
-      scope: fields[i] ?? '',
-      origin: fields[i + 1] ?? '',
-      key: newline === -1 ? entry : entry.slice(0, newline),
-    });
-  }
-  return settings;
+  return verdictOf(await runGit(cwd, CONFIG_LIST_ARGS, { raw: true }));
 }

@@ -1,3 +1,5 @@
+import { CONFIG_LIST_ARGS } from './config-list.js';
+import { checkDriversCached } from './driver-cache.js';
 import { safeConfigArgs, safeGitEnv, withSafeDiffFlags } from './safe-git.js';
 import type { Outcome } from './types.js';
 import { registeredWorktreeGitDir, teamdWorktreeRepo } from './worktree-pointer.js';
@@ -24,15 +26,28 @@ export interface GitRunOptions {
 
 /**
  * Runs `git <args>` in `cwd`; a non-zero exit is data, never an exception.
- * Every run carries the settings of safe-git.ts; in a worktree under
- * `.worktrees/` git is handed the git dir teamd made for it, after checking
- * that the worktree's `.git` still points there (worktree-pointer.ts).
+ * Every run carries the settings of safe-git.ts. In a worktree git has
+ * registered under `.worktrees/`, git is handed the git dir teamd made for
+ * it, after checking that the worktree's `.git` still points there
+ * (worktree-pointer.ts), and refused while the repository's config defines a
+ * filter or merge driver (config-list.ts; `git config` itself runs nothing).
  */
 export async function runGit(cwd: string, args: string[], options: GitRunOptions = {}): Promise<GitRun> {
   const pinned = pinnedGitDir(cwd);
-  if (!pinned.ok) return { exitCode: -1, stdout: '', stderr: pinned.error };
+  if (pinned !== null && !pinned.ok) return refusedRun(pinned.error);
+  const pin = pinned === null ? [] : [`--git-dir=${pinned.value.gitDir}`, `--work-tree=${cwd}`];
+  if (pinned !== null && args[0] !== 'config') {
+    const { gitDir, common } = pinned.value;
+    const list = () => execGit(cwd, [...pin, ...CONFIG_LIST_ARGS], { raw: true });
+    const drivers = await checkDriversCached(cwd, gitDir, common, list);
+    if (!drivers.ok) return refusedRun(drivers.error);
+  }
+  return execGit(cwd, [...pin, ...args], options);
+}
+
+async function execGit(cwd: string, args: string[], options: GitRunOptions): Promise<GitRun> {
   const { execa } = await import('execa');
-  const result = await execa('git', [...pinned.value, ...safeConfigArgs(), ...withSafeDiffFlags(args)], {
+  const result = await execa('git', [...safeConfigArgs(), ...withSafeDiffFlags(args)], {
     cwd,
     env: safeGitEnv(options.env),
     extendEnv: false,
@@ -46,16 +61,16 @@ export async function runGit(cwd: string, args: string[], options: GitRunOptions
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
+const refusedRun = (why: string): GitRun => ({ exitCode: -1, stdout: '', stderr: why });
+
 /**
- * `--git-dir`/`--work-tree` for a registered worktree under `.worktrees/`
- * whose `.git` checks out; an error when it does not; nothing elsewhere (the
- * commit step checks its worktree is registered at all: commit.ts).
+ * The git dir of a registered worktree under `.worktrees/` whose `.git` checks
+ * out; an error when it does not; null elsewhere (the commit step checks its
+ * worktree is registered at all: commit.ts).
  */
-function pinnedGitDir(cwd: string): Outcome<string[]> {
+function pinnedGitDir(cwd: string): Outcome<{ gitDir: string; common: string }> | null {
   const repoRoot = teamdWorktreeRepo(cwd);
-  const gitDir = repoRoot === null ? null : registeredWorktreeGitDir(cwd, repoRoot);
-  if (gitDir === null) return { ok: true, value: [] };
-  return gitDir.ok ? { ok: true, value: [`--git-dir=${gitDir.value}`, `--work-tree=${cwd}`] } : gitDir;
+  return repoRoot === null ? null : registeredWorktreeGitDir(cwd, repoRoot);
 }
 
 /** Runs git and returns its stdout, or the error git printed (prefixed with the command). */

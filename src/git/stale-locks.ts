@@ -31,18 +31,28 @@ interface OwnedWorktree {
  */
 export async function clearStaleLocks(repoRoot: string, worktreePath?: string): Promise<string[]> {
   let owned: OwnedWorktree[];
+  let common: string;
   try {
-    owned = ownedWorktrees(repoRoot, commonDirOf(repoRoot));
+    common = commonDirOf(repoRoot);
+    owned = ownedWorktrees(repoRoot, common);
   } catch {
     return []; // no worktrees yet, or not a repository: nothing of ours is locked
   }
   const removed: string[] = [];
   for (const wt of owned) {
     if (worktreePath !== undefined && resolve(wt.path) !== resolve(worktreePath)) continue;
-    const locks = lockFiles(wt, commonDirOf(repoRoot));
+    const locks = lockFiles(wt, common);
     if (locks.length === 0 || !(await nobodyWorksIn(wt, locks))) continue;
-    for (const lock of locks) await rm(lock, { force: true });
-    removed.push(...locks);
+    for (const lock of locks) {
+      // One that cannot be removed is left to fail the git call that meets it, with git's own message.
+      if (
+        await rm(lock, { force: true }).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed.push(lock);
+    }
   }
   return removed;
 }

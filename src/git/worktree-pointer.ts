@@ -13,6 +13,9 @@ import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WORKTREES_DIR, type Outcome } from './types.js';
 
+/** A `gitdir: <path>` line is far shorter; a bigger `.git` is not read. */
+const MAX_POINTER_BYTES = 8192;
+
 /** The repository a folder `<repo>/.worktrees/<name>` belongs to, or null for any other folder. */
 export function teamdWorktreeRepo(dir: string): string | null {
   return basename(dirname(dir)) === WORKTREES_DIR ? dirname(dirname(dir)) : null;
@@ -28,7 +31,8 @@ export function verifiedWorktreeGitDir(worktree: string, repoRoot: string): Outc
   try {
     const common = commonDirOf(repoRoot);
     const admin = registeredAdminDir(common, dotGit);
-    if (admin === null) return broken(dotGit, `no git dir under ${join(common, 'worktrees')} is registered for it`);
+    if (admin === null)
+      return broken(dotGit, `no git dir under ${join(common, 'worktrees')} is registered for it`);
     return checkPointer(dotGit, admin, common);
   } catch (err) {
     return broken(dotGit, (err as Error).message);
@@ -40,7 +44,10 @@ export function verifiedWorktreeGitDir(worktree: string, repoRoot: string): Outc
  * of `repoRoot`; null for any other folder (one that only happens to live in a
  * folder named `.worktrees`), which git then finds as it always does.
  */
-export function registeredWorktreeGitDir(worktree: string, repoRoot: string): Outcome<string> | null {
+export function registeredWorktreeGitDir(
+  worktree: string,
+  repoRoot: string,
+): Outcome<{ gitDir: string; common: string }> | null {
   const dotGit = join(worktree, '.git');
   let common: string;
   let admin: string | null;
@@ -52,7 +59,8 @@ export function registeredWorktreeGitDir(worktree: string, repoRoot: string): Ou
   }
   if (admin === null) return null;
   try {
-    return checkPointer(dotGit, admin, common);
+    const checked = checkPointer(dotGit, admin, common);
+    return checked.ok ? { ok: true, value: { gitDir: checked.value, common } } : checked;
   } catch (err) {
     return broken(dotGit, (err as Error).message);
   }
@@ -60,10 +68,20 @@ export function registeredWorktreeGitDir(worktree: string, repoRoot: string): Ou
 
 function checkPointer(dotGit: string, admin: string, common: string): Outcome<string> {
   const info = lstatSync(dotGit);
-  if (!info.isFile()) return broken(dotGit, `it is a ${info.isDirectory() ? 'folder' : 'symlink or special file'}, not the file git wrote`);
+  if (!info.isFile())
+    return broken(
+      dotGit,
+      `it is a ${info.isDirectory() ? 'folder' : 'symlink or special file'}, not the file git wrote`,
+    );
+  if (info.size > MAX_POINTER_BYTES) {
+    return broken(dotGit, `it is ${info.size} bytes long, not the one line git wrote`);
+  }
   const named = pointerTarget(dotGit);
   if (named === null || !samePath(named, admin)) {
-    return broken(dotGit, `it says '${readFileSync(dotGit, 'utf8').trim().slice(0, 200)}', not 'gitdir: ${admin}'`);
+    return broken(
+      dotGit,
+      `it says '${readFileSync(dotGit, 'utf8').trim().slice(0, 200)}', not 'gitdir: ${admin}'`,
+    );
   }
   if (!samePath(resolveFrom(admin, readFileSync(join(admin, 'commondir'), 'utf8')), common)) {
     return broken(dotGit, `${join(admin, 'commondir')} does not lead back to ${common}`);

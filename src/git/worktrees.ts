@@ -216,7 +216,8 @@ export class Worktrees {
       path: w.path,
       branch: w.branchRef?.replace(/^refs\/heads\//, '') ?? null,
       head: w.head,
-      dirty: status !== null && status.exitCode === 0 && status.stdout.trim() !== '',
+      // A status git refuses (a redirected .git) counts as dirty: kept unless forced.
+      dirty: status !== null && (status.exitCode !== 0 || status.stdout.trim() !== ''),
       sizeBytes: await diskSize(w.path),
       prunable: w.prunable,
     };

@@ -35,7 +35,10 @@ export async function resolveWritable(ctx: ToolContext, filePath: string): Promi
   const rootDev = await deviceOf(realRoot);
   const above = info === null ? await nearestExisting(absPath) : null;
   if (above && !above.info.isDirectory()) {
-    return { ok: false, error: `${shown} cannot be created: ${displayPath(cwd, above.path)} is a file, not a folder.` };
+    return {
+      ok: false,
+      error: `${shown} cannot be created: ${displayPath(cwd, above.path)} is a file, not a folder.`,
+    };
   }
   const plain = whyNotPlainFile(info ?? above!.info, rootDev, shown);
   if (plain !== null) return { ok: false, error: plain };

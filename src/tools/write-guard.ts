@@ -54,7 +54,12 @@ export function whyNotPlainFile(info: Stats, rootDev: number, shown: string): st
  * refusing, on the opened file itself, a symlink, a hard-linked file or one on
  * another device.
  */
-export async function writeGuarded(absPath: string, content: string, rootDev: number, shown: string): Promise<Outcome<void>> {
+export async function writeGuarded(
+  absPath: string,
+  content: string,
+  rootDev: number,
+  shown: string,
+): Promise<Outcome<void>> {
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW;
   let handle;
   try {

@@ -39,7 +39,12 @@ export function trapConfig(key: string, marker: string): string {
 }
 
 /** Makes `<worktree>/<name>` a git dir of the teammate's own (with `config` appended) and points `.git` at it. */
-export function redirectGitDir(worktree: string, name: string, config: string, pointer = `gitdir: ${name}`): void {
+export function redirectGitDir(
+  worktree: string,
+  name: string,
+  config: string,
+  pointer = `gitdir: ${name}`,
+): void {
   execFileSync('git', ['init', '-q', '--bare', join(worktree, name)], { env: cleanEnv() });
   writeFileSync(join(worktree, name, 'config'), `[core]\n\tbare = false\n${config}`, { flag: 'a' });
   writeFileSync(join(worktree, '.git'), `${pointer}\n`);

@@ -41,7 +41,9 @@ describe("teamd's git in a worktree a teammate controls", () => {
     const result = await commitWorktree(path, asMallory);
     expect(markerLeft(marker)).toBe(false);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.error).toContain(`${join(path, '.git')} no longer points at the git dir teamd created`);
+    expect(!result.ok && result.error).toContain(
+      `${join(path, '.git')} no longer points at the git dir teamd created`,
+    );
     expect(!result.ok && result.error).toContain('gitdir: evilgit');
     expect(branchTip()).toBe(before);
     expect(repo.read('src/new.txt', path)).toBe('the work\n');
@@ -52,6 +54,7 @@ describe("teamd's git in a worktree a teammate controls", () => {
     const otherAdmin = repo.git(['rev-parse', '--path-format=absolute', '--git-dir'], other);
     const variants: Array<() => void> = [
       () => writeFileSync(join(path, '.git'), `gitdir: ${otherAdmin}\n`),
+      () => writeFileSync(join(path, '.git'), `gitdir: ${'x'.repeat(20_000)}\n`),
       () => {
         rmSync(join(path, '.git'));
         symlinkSync(join(other, '.git'), join(path, '.git'));
@@ -77,7 +80,7 @@ describe("teamd's git in a worktree a teammate controls", () => {
     expect(status.exitCode).not.toBe(0);
     expect(status.stderr).toMatch(/no longer points at the git dir/);
     const listed = await new Worktrees({ repoRoot: repo.root }).list();
-    expect(listed.ok).toBe(true);
+    expect(listed.ok && listed.value.find((w) => w.taskId === 'work')?.dirty).toBe(true);
     expect(markerLeft(marker)).toBe(false);
   });
 
@@ -141,6 +144,21 @@ describe("teamd's git in a worktree a teammate controls", () => {
     expect(!result.ok && result.error).toMatch(/defines filter\.evil\.clean \([^)]*\.git\/config\)/);
     expect(markerLeft(marker)).toBe(false);
     expect(branchTip()).toBe(repo.git(['rev-parse', 'main']));
+  });
+
+  it('every git call in a worktree is refused once the repository config names a driver, not only the commit', async () => {
+    repo.write('.gitattributes', '* filter=evil merge=evil\n', path);
+    repo.write('src/a.txt', 'changed\n', path);
+    expect((await runGit(path, ['status', '--porcelain'])).exitCode).toBe(0);
+    repo.git(['config', 'filter.evil.clean', `touch '${marker}'; cat`]);
+    const status = await runGit(path, ['status', '--porcelain']);
+    expect(status.stderr).toMatch(/defines filter\.evil\.clean/);
+    repo.git(['config', '--unset', 'filter.evil.clean']);
+    expect((await runGit(path, ['status', '--porcelain'])).exitCode).toBe(0);
+    repo.git(['config', 'merge.evil.driver', `touch '${marker}'; false`]);
+    const merged = await runGit(path, ['merge', '--no-edit', 'main']);
+    expect(merged.stderr).toMatch(/defines merge\.evil\.driver/);
+    expect(markerLeft(marker)).toBe(false);
   });
 
   it('the merge queue runs no merge driver the repository config defines', async () => {

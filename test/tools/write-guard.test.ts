@@ -14,7 +14,15 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const GIT_PATHS = ['.git', '.git/config', '.GIT/config', '.Git/hooks/pre-commit', 'sub/.git/config', '.git./x', 'a/../.git/HEAD'];
+const GIT_PATHS = [
+  '.git',
+  '.git/config',
+  '.GIT/config',
+  '.Git/hooks/pre-commit',
+  'sub/.git/config',
+  '.git./x',
+  'a/../.git/HEAD',
+];
 
 describe("write and edit stay out of git's data", () => {
   it.each(GIT_PATHS)('refuse %s, writing nothing', async (p) => {
@@ -31,7 +39,11 @@ describe("write and edit stay out of git's data", () => {
     await t.file('.git/config', '[core]\n');
     symlinkSync(path.join(t.root, '.git'), path.join(t.root, 'innocent'));
     await t.run(readTool, { file_path: 'innocent/config' });
-    const result = await t.run(editTool, { file_path: 'innocent/config', old_string: '[core]', new_string: '[core]\n\tfsmonitor = x' });
+    const result = await t.run(editTool, {
+      file_path: 'innocent/config',
+      old_string: '[core]',
+      new_string: '[core]\n\tfsmonitor = x',
+    });
     expect(result.isError).toBe(true);
     expect(await readFile(path.join(t.root, '.git/config'), 'utf8')).toBe('[core]\n');
   });
@@ -65,8 +77,12 @@ describe('write and edit never change a file through a hard link', () => {
     await writeFile(outside, 'secret\n');
     linkSync(outside, path.join(t.root, 'hard.txt'));
     symlinkSync(outside, path.join(t.root, 'soft.txt'));
-    expect(await writeGuarded(path.join(t.root, 'hard.txt'), 'x', rootDev, 'hard.txt')).toMatchObject({ ok: false });
-    expect(await writeGuarded(path.join(t.root, 'soft.txt'), 'x', rootDev, 'soft.txt')).toMatchObject({ ok: false });
+    expect(await writeGuarded(path.join(t.root, 'hard.txt'), 'x', rootDev, 'hard.txt')).toMatchObject({
+      ok: false,
+    });
+    expect(await writeGuarded(path.join(t.root, 'soft.txt'), 'x', rootDev, 'soft.txt')).toMatchObject({
+      ok: false,
+    });
     expect(await readFile(outside, 'utf8')).toBe('secret\n');
   });
 
