@@ -7,6 +7,7 @@
 import { classifyCommand, type CommandPlace } from '../../tools/bash-classify.js';
 import { effectiveCommand } from '../../tools/bash-words.js';
 import { parseShell } from '../../tools/shell-words.js';
+import { readStrict } from '../../tools/bash-strict/reader.js';
 import { compilePathGlob } from './path-glob.js';
 import type { ToolCallView } from './tool-call.js';
 import type { PermissionRule } from './types.js';
@@ -40,6 +41,9 @@ export function ruleHits(rule: PermissionRule, view: ToolCallView): boolean {
 /**
  * Allow rules: a shell command is allowed only when every part of it is
  * either allowed by some rule or read-only. Returns the deciding rule, or null.
+ * A line outside the subset the strict reader understands (`$((…))`, process
+ * substitution, loops, a write redirection, …) can hide a command no rule
+ * sees, so only a rule naming the whole line exactly allows it.
  */
 export function allowingRule(
   rules: PermissionRule[],
@@ -51,7 +55,7 @@ export function allowingRule(
   if (whole !== undefined) return whole;
   if (view.kind !== 'shell') return named.find((r) => contentMatches(r.content as string, view)) ?? null;
   const command = view.command ?? '';
-  const segments = commandSegments(command);
+  const segments = readStrict(command).ok ? commandSegments(command) : null;
   if (segments === null) return named.find((r) => r.content === command.trim()) ?? null;
   let decisive: PermissionRule | null = null;
   for (const segment of segments) {

@@ -153,6 +153,23 @@ describe('rules', () => {
     expect(check('bash', bash('FOO=1 npm test')).behavior).toBe('ask');
   });
 
+  it('a prefix allow rule does not cover a line with constructs that can hide a command', () => {
+    const check = gate({ allow: ['Bash(npm test:*)'] });
+    for (const line of [
+      'npm test $(( a[$(touch x)] ))',
+      'npm test <(touch x)',
+      'npm test > /tmp/x',
+      'npm test `touch x`',
+      'for f in a; do npm test; done',
+      'npm test ${x:=$(touch y)}',
+      "npm test $'\\x41'",
+      '(npm test)',
+      'npm test & touch x',
+    ])
+      expect(check('bash', bash(line)).behavior, line).toBe('ask');
+    expect(check('bash', bash('npm test -- --grep "a b" 2>&1 | tail -5')).behavior).toBe('allow');
+  });
+
   it('ask rules come before allow rules, deny before both', () => {
     const check = gate({
       defaultMode: 'bypassPermissions',
