@@ -56,11 +56,12 @@ export const SAFE_DIFF_FLAGS = ['--no-ext-diff', '--no-textconv'];
  */
 const DIFFING = new Set(['diff', 'log', 'show']);
 
-/** `args` with SAFE_DIFF_FLAGS after a diffing subcommand (once). */
+/** `args` with SAFE_DIFF_FLAGS after a diffing subcommand (once); leading `--git-dir=…` options are skipped. */
 export function withSafeDiffFlags(args: readonly string[]): string[] {
-  const [sub, ...rest] = args;
-  if (sub === undefined || !DIFFING.has(sub) || rest.includes('--no-ext-diff')) return [...args];
-  return [sub, ...SAFE_DIFF_FLAGS, ...rest];
+  const at = args.findIndex((a) => !a.startsWith('-'));
+  const sub = args[at];
+  if (sub === undefined || !DIFFING.has(sub) || args.includes('--no-ext-diff')) return [...args];
+  return [...args.slice(0, at + 1), ...SAFE_DIFF_FLAGS, ...args.slice(at + 1)];
 }
 
 /**
