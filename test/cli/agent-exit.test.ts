@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
 import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
+import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { teamd } from './run-teamd.js';
 
 let server: FakeAnthropicServer | undefined;
@@ -33,7 +34,9 @@ function workDir(): string {
   return dir;
 }
 
-const SAY_HI = { rules: [{ name: 'hi', times: 'always', content: [{ type: 'text', text: 'hi' }] }] };
+const SAY_HI: ScriptInput = {
+  rules: [{ name: 'hi', times: 'always', content: [{ type: 'text', text: 'hi' }] }],
+};
 const json = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
 
 it('a refused key: the json result is an error and the exit code is 1', async () => {
