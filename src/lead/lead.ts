@@ -80,6 +80,7 @@ export class Lead {
       log: (e) => this.log.append(e),
       stopTeammates: (reason) => this.pool.stopAll(reason),
       startTeammates: () => this.startTeammates(),
+      recheckBudget: () => this.oversight.recheckTeamBudget(),
       outageBackoffMs: options.outageBackoffMs,
     });
     const onCallEnd = (error?: ModelError) => (error ? this.pause.onModelError(error) : this.pause.onModelOk());
@@ -101,6 +102,7 @@ export class Lead {
       log,
       retireTeammate: (name, reason) => this.pool.retire(name, reason),
       stopTeam: (reason) => void this.pause.onBudget(reason),
+      rereadConfig: () => resolveTeamConfig(options.repoRoot, options),
     });
   }
 
