@@ -252,7 +252,7 @@ export class Lead {
   private async reviewerModel() {
     const spec = this.options.model ?? this.config.lead.model ?? this.config.model;
     await this.models.prepare([spec]);
-    return this.models.client(spec);
+    return this.models.leadClient(spec);
   }
 
   private modelSpec(name: string): string {
