@@ -54,7 +54,11 @@ export async function runGoal(opts: GoalOptions): Promise<GoalResult> {
     const planned = await Promise.race([l.mail.converse(goalPrompt(opts.goal)).then(() => true), abortedBy(opts.signal).then(() => false)]);
     if (!planned) return { ok: true, summary: await interruptedSummary(l, started, scope) };
     const paused = l.pause.current;
-    const rejected = paused && paused.kind !== 'outage' ? null : await review(l, opts, l.tasks.list().filter((t) => scope.isOurs(t.id)));
+    const plan = l.tasks.list().filter((t) => scope.isOurs(t.id));
+    const needsPerson = paused !== null && paused.kind !== 'outage';
+    // Nothing planned (the model answered without tasks, or its endpoint failed): nothing would ever settle.
+    if (!needsPerson && plan.length === 0) return { ok: false, error: `the lead planned no tasks for the goal${paused ? ` (${paused.reason})` : ''}; see \`teamd logs lead\`` };
+    const rejected = needsPerson ? null : await review(l, opts, plan);
     if (rejected) return rejected;
     l.releaseTeammates();
     const end = await Promise.race([untilSettled(l, scope, opts.timeoutMs), stopping, abortedBy(opts.signal).then(() => 'interrupted' as const)]);

@@ -33,7 +33,7 @@ const LEAD_PLANS: ScriptInput = {
   rules: [
     {
       agent: 'lead',
-      match: 'Goal:',
+      match: 'Goal: the goal',
       content: [{ type: 'tool_use', name: 'task_create', input: { id: 'a', subject: 'do a' } }],
     },
     { agent: 'lead', times: 'always', content: [{ type: 'text', text: 'Noted.' }] },
@@ -82,4 +82,11 @@ it("the lead's mail: a refused key while it answers a message pauses the team", 
   expect(paused).toMatchObject({ kind: 'auth' });
   expect(paused.type === 'team_paused' && paused.reason).toMatch(AUTH_REASON);
   expect(lead.pause.current?.kind).toBe('auth');
+}, 60_000);
+
+it('`teamd run`: a plan with no tasks ends the run at once, exit 1, saying so', async () => {
+  const r = await claudeTeam();
+  const cli = spawnCli(['run', 'nothing to plan here', '--dir', r.dir]);
+  expect(await cli.exited, cli.output()).toBe(1);
+  expect(cli.output()).toMatch(/teamd: error: the lead planned no tasks for the goal; see `teamd logs lead`/);
 }, 60_000);
