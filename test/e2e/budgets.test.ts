@@ -101,7 +101,12 @@ it('a budget pause ends only once the budget is raised: resume reads maxBudgetUs
   expect(existsSync(pausePath(r.dir))).toBe(true);
   // The pause file removed behind the CLI's back (or a resume racing a spend): the lead checks too.
   rmSync(pausePath(r.dir));
-  await until(lead, () => events.filter((e) => e.type === 'team_paused').length === 2, 20_000, 'paused again');
+  await until(
+    lead,
+    () => events.filter((e) => e.type === 'team_paused').length === 2,
+    20_000,
+    'paused again',
+  );
   expect(existsSync(pausePath(r.dir))).toBe(true);
   expect(events.some((e) => e.type === 'team_resumed')).toBe(false);
   expect(tasksOnDisk(r.dir).get('hang')?.status).toBe('pending');
