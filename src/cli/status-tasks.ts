@@ -3,7 +3,7 @@
  * with their reason, and pending tasks held up by a failed or cancelled one.
  */
 import { join } from 'node:path';
-import type { TeamStatus } from '../observe/status.js';
+import { failureReason, type TeamStatus } from '../observe/status.js';
 import { teamPaths } from '../store/paths.js';
 import { FILE_LIMITS, readTeamFile } from '../store/team-file.js';
 import { TaskSchema } from '../store/types.js';
@@ -31,7 +31,7 @@ export async function failureReasons(repoRoot: string, ids: readonly string[]): 
       );
       if (read.kind !== 'text') throw new Error('not readable');
       const task = TaskSchema.parse(JSON.parse(read.text));
-      reasons.set(id, task.result?.error ?? task.result?.summary ?? 'no reason recorded');
+      reasons.set(id, failureReason(task));
     } catch {
       reasons.set(id, 'its file cannot be read (see the problems below)');
     }

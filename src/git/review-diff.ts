@@ -1,4 +1,5 @@
 import { git } from './run-git.js';
+import { SAFE_DIFF_FLAGS } from './safe-git.js';
 import type { Outcome } from './types.js';
 
 /** More than this and the diff is cut (a reviewer reads the rest in the worktree). */
@@ -11,9 +12,9 @@ export const MAX_DIFF_CHARS = 60_000;
  */
 export async function reviewDiff(repoRoot: string, integrationBranch: string, branch: string, maxChars = MAX_DIFF_CHARS): Promise<Outcome<string>> {
   const range = `${integrationBranch}...${branch}`;
-  const stat = await git(repoRoot, ['diff', '--stat', range]);
+  const stat = await git(repoRoot, ['diff', ...SAFE_DIFF_FLAGS, '--stat', range]);
   if (!stat.ok) return stat;
-  const patch = await git(repoRoot, ['diff', range]);
+  const patch = await git(repoRoot, ['diff', ...SAFE_DIFF_FLAGS, range]);
   if (!patch.ok) return patch;
   const text = `${stat.value.trimEnd()}\n\n${patch.value}`;
   if (text.length <= maxChars) return { ok: true, value: text };

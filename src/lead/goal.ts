@@ -49,12 +49,19 @@ export async function runGoal(opts: GoalOptions): Promise<GoalResult> {
   try {
     const before = new Set(l.tasks.list().map((t) => t.id));
     const scope: RunScope = { isOurs: (id) => !before.has(id), spentBefore: await spentByAgent(l) };
+    // Listening from the start: the planning call itself may pause the team (a refused key).
+    const stopping = untilStopping(l);
     const planned = await Promise.race([l.mail.converse(goalPrompt(opts.goal)).then(() => true), abortedBy(opts.signal).then(() => false)]);
     if (!planned) return { ok: true, summary: await interruptedSummary(l, started, scope) };
-    const rejected = await review(l, opts, l.tasks.list().filter((t) => scope.isOurs(t.id)));
+    const paused = l.pause.current;
+    const plan = l.tasks.list().filter((t) => scope.isOurs(t.id));
+    const needsPerson = paused !== null && paused.kind !== 'outage';
+    // Nothing planned (the model answered without tasks, or its endpoint failed): nothing would ever settle.
+    if (!needsPerson && plan.length === 0) return { ok: false, error: `the lead planned no tasks for the goal${paused ? ` (${paused.reason})` : ''}; see \`teamd logs lead\`` };
+    const rejected = needsPerson ? null : await review(l, opts, plan);
     if (rejected) return rejected;
     l.releaseTeammates();
-    const end = await Promise.race([untilSettled(l, scope, opts.timeoutMs), untilStopping(l), abortedBy(opts.signal).then(() => 'interrupted' as const)]);
+    const end = await Promise.race([untilSettled(l, scope, opts.timeoutMs), stopping, abortedBy(opts.signal).then(() => 'interrupted' as const)]);
     if (end === 'interrupted') return { ok: true, summary: await interruptedSummary(l, started, scope) };
     const summary = { ...(await summarise(l, started, scope)), ...(end === 'settled' ? {} : { stoppedFor: end.reason }) };
     l.log.append({ type: 'team_finished', completed: summary.tasks.completed, failed: summary.tasks.failed, cancelled: summary.tasks.cancelled });

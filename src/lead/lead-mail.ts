@@ -84,7 +84,7 @@ export class LeadMail {
     const roster = rosterOf(config);
     const readOnly = builtinTools().filter((t) => t.name !== 'write' && t.name !== 'edit');
     this.runtime = new AgentRuntime({
-      model: this.deps.models.client(config.lead.model ?? config.model),
+      model: this.deps.models.leadClient(config.lead.model ?? config.model),
       cwd: repoRoot,
       tools: [...readOnly, ...teamTools(), answerRequestTool, ...cronTools],
       systemPrompt: leadSystemPrompt(config, config.lead.role),

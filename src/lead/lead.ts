@@ -80,6 +80,7 @@ export class Lead {
       log: (e) => this.log.append(e),
       stopTeammates: (reason) => this.pool.stopAll(reason),
       startTeammates: () => this.startTeammates(),
+      recheckBudget: () => this.oversight.recheckTeamBudget(),
       outageBackoffMs: options.outageBackoffMs,
     });
     const onCallEnd = (error?: ModelError) => (error ? this.pause.onModelError(error) : this.pause.onModelOk());
@@ -101,6 +102,7 @@ export class Lead {
       log,
       retireTeammate: (name, reason) => this.pool.retire(name, reason),
       stopTeam: (reason) => void this.pause.onBudget(reason),
+      rereadConfig: () => resolveTeamConfig(options.repoRoot, options),
     });
   }
 
@@ -250,7 +252,7 @@ export class Lead {
   private async reviewerModel() {
     const spec = this.options.model ?? this.config.lead.model ?? this.config.model;
     await this.models.prepare([spec]);
-    return this.models.client(spec);
+    return this.models.leadClient(spec);
   }
 
   private modelSpec(name: string): string {

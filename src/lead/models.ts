@@ -1,6 +1,6 @@
 import type { TeamConfig, TeammateConfig } from '../config/schema.js';
 import { createModelClient, ScriptedModel, type ScriptReport } from '../model/index.js';
-import type { ModelClient, ModelError } from '../model/types.js';
+import type { ModelClient, ModelError, ModelRequest, ModelStreamEvent } from '../model/types.js';
 import { ModelHost } from './model-host.js';
 
 /** The model a teammate runs: its own, else the team's (a `--model` override replaces both). */
@@ -40,6 +40,14 @@ export class LeadModels {
     return c;
   }
 
+  /**
+   * The client for the lead's own agents (goal planning, mail, reviews): their
+   * calls' outcomes are reported as the teammates' are (a refused key pauses the team).
+   */
+  leadClient(spec: string): ModelClient {
+    return reportingClient(this.client(spec), this.opts.onCallEnd);
+  }
+
   /** The host serving a scripted spec (or any spec, when recording must see every call). */
   host(spec: string): ModelHost {
     let h = this.hosts.get(spec);
@@ -70,4 +78,17 @@ export class LeadModels {
   abortAll(): void {
     for (const h of this.hosts.values()) h.abortAll();
   }
+}
+
+/** `inner`, telling `onEnd` how each call ended (not when it was aborted), as ModelHost does. */
+function reportingClient(inner: ModelClient, onEnd?: (error: ModelError | undefined) => void): ModelClient {
+  return {
+    model: inner.model,
+    async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+      for await (const event of inner.stream(request)) {
+        if (event.type === 'done' && !request.signal?.aborted) onEnd?.(event.error);
+        yield event;
+      }
+    },
+  };
 }

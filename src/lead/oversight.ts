@@ -22,6 +22,8 @@ export interface OversightDeps {
   retireTeammate: (name: string, reason: string) => void;
   /** The team reached its budget. */
   stopTeam: (reason: string) => void;
+  /** `.team/config.json` read again (with the start's overrides), for the team budget on `teamd resume`. */
+  rereadConfig: () => Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }>;
 }
 
 const BUDGET_TRIGGERS = new Set(['task_completed', 'task_failed', 'task_released', 'teammate_state']);
@@ -33,8 +35,11 @@ export class Oversight {
   private budget: BudgetState | null = null;
   private checking: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
+  /** The team budget in force: the config's at start, the config's again after each budget resume. */
+  private teamBudgetUsd: number | undefined;
 
   constructor(private readonly deps: OversightDeps) {
+    this.teamBudgetUsd = deps.config.maxBudgetUsd;
     this.daemonLog = createDaemonLogger(deps.repoRoot);
     this.reader = new TranscriptSpendReader(deps.repoRoot, deps.config.prices);
     this.notifier = createNotifier(deps.config, { repoRoot: deps.repoRoot, onError: (m) => this.daemonLog.pino.warn(m) });
@@ -62,7 +67,27 @@ export class Oversight {
 
   private hasBudgets(): boolean {
     const c = this.deps.config;
-    return c.maxBudgetUsd !== undefined || c.teammates.some((t) => t.maxBudgetUsd !== undefined);
+    return this.teamBudgetUsd !== undefined || c.teammates.some((t) => t.maxBudgetUsd !== undefined);
+  }
+
+  /**
+   * Before a budget pause ends: reads maxBudgetUsd from the config again (a
+   * raised budget counts without a restart). The budget message when the team
+   * is still over it (or why the config cannot be read), null when it may go on.
+   */
+  async recheckTeamBudget(): Promise<string | null> {
+    const loaded = await this.deps.rereadConfig();
+    if (!loaded.ok) return `the budget cannot be read again: ${loaded.error}`;
+    this.teamBudgetUsd = loaded.config.maxBudgetUsd;
+    await this.checking;
+    const next = await budgetState(this.deps.repoRoot, this.budgetConfig(), { reader: this.reader });
+    // Only the team's part: a teammate newly over its own budget is still reported by the next check.
+    this.budget = this.budget ? { ...this.budget, team: next.team } : next;
+    return next.team.over ? budgetMessage(next.team) : null;
+  }
+
+  private budgetConfig(): TeamConfig {
+    return { ...this.deps.config, maxBudgetUsd: this.teamBudgetUsd };
   }
 
   private async reportStalls(): Promise<void> {
@@ -77,7 +102,7 @@ export class Oversight {
   }
 
   private async runBudgetCheck(): Promise<void> {
-    const next = await budgetState(this.deps.repoRoot, this.deps.config, { reader: this.reader });
+    const next = await budgetState(this.deps.repoRoot, this.budgetConfig(), { reader: this.reader });
     const change = budgetChange(this.budget, next);
     this.budget = next;
     for (const name of change.teammates) {

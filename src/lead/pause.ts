@@ -3,7 +3,8 @@
  * refused key pauses until a person runs `teamd resume`; an outage (the
  * endpoint still failing after the client's own retries) pauses for a
  * bounded, growing wait and then tries again by itself; a spent team budget
- * pauses until resumed. Pausing stops the teammates (their tasks go back to
+ * pauses until resumed, and a resume first reads the budget again from the
+ * config (still reached: the team stays paused, saying so). Pausing stops the teammates (their tasks go back to
  * pending, no attempt spent); resuming starts them again.
  */
 import type { ModelError } from '../model/types.js';
@@ -22,6 +23,8 @@ export interface PauseDeps {
   stopTeammates: (reason: string) => Promise<void>;
   startTeammates: () => void;
   outageBackoffMs?: number[];
+  /** Before a budget pause ends: the budget message when the team is still over it, else null. */
+  recheckBudget?: () => Promise<string | null>;
   /** How often a paused lead looks for `teamd resume` (default 500 ms). */
   pollMs?: number;
 }
@@ -31,6 +34,7 @@ export class TeamPause {
   private outages = 0;
   private timer: NodeJS.Timeout | null = null;
   private busy: Promise<void> = Promise.resolve();
+  private resuming = false;
 
   constructor(private readonly deps: PauseDeps) {}
 
@@ -54,11 +58,7 @@ export class TeamPause {
   }
 
   onBudget(message: string): Promise<void> {
-    // The lead read its config at start: a raised budget takes a restart; `teamd resume` goes on past this one.
-    return this.pause(
-      'budget',
-      `${message}; raise maxBudgetUsd in .team/config.json and restart (teamd stop, teamd start), or run \`teamd resume\` to go on past it`,
-    );
+    return this.pause('budget', budgetReason(message));
   }
 
   private onOutage(error: ModelError): void {
@@ -87,20 +87,32 @@ export class TeamPause {
 
   /** Ends the pause (`teamd resume`, or an outage's wait is over) and starts the teammates again. */
   resume(by: string): Promise<void> {
-    this.busy = this.busy.then(() => {
+    this.resuming = true;
+    this.busy = this.busy.then(async () => {
       if (!this.state) return;
+      const still = this.state.kind === 'budget' ? await this.deps.recheckBudget?.() : null;
+      if (still) return this.stayPaused(budgetReason(still));
       this.stopWatching();
       this.state = null;
       clearPause(this.deps.repoRoot);
       this.deps.log({ type: 'team_resumed', by });
       this.deps.startTeammates();
     });
+    this.busy = this.busy.finally(() => (this.resuming = false));
     return this.busy;
+  }
+
+  /** A resume refused (the budget is still reached): the pause is written and logged again; the teammates stay stopped. */
+  private async stayPaused(reason: string): Promise<void> {
+    this.state = { kind: 'budget', reason, since: new Date().toISOString() };
+    await writePause(this.deps.repoRoot, this.state);
+    this.deps.log({ type: 'team_paused', kind: 'budget', reason });
   }
 
   /** A paused lead polls: the file gone means `teamd resume`; an outage's time up means try again. */
   private watch(untilMs: number | null): void {
     this.timer = setInterval(() => {
+      if (this.resuming) return;
       if (!existsSync(pausePath(this.deps.repoRoot))) void this.resume('teamd resume');
       else if (untilMs !== null && Date.now() >= untilMs) void this.resume('outage backoff over');
     }, this.deps.pollMs ?? 500);
@@ -116,6 +128,10 @@ export class TeamPause {
     this.stopWatching();
   }
 }
+
+/** What a budget pause tells a person. */
+export const budgetReason = (message: string): string =>
+  `${message}; raise maxBudgetUsd in .team/config.json and run \`teamd resume\` (the lead reads it again)`;
 
 /** A lead starting fresh clears a pause left by the previous one (its checks run again before work). */
 export function clearStalePause(repoRoot: string): PauseState | null {

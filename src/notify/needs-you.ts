@@ -63,6 +63,15 @@ export function needsYou(e: LoggedEvent): NeedsYou | null {
         task: e.task ?? undefined,
         event: e,
       };
+    case 'team_paused':
+      // An outage pause ends by itself after its wait; a refused key or a spent budget waits for a person.
+      if (e.kind === 'outage') return null;
+      return {
+        kind: 'team_paused',
+        title: `teamd: the team is paused (${e.kind})`,
+        text: `${firstLine(e.reason, 400)}\nteamd status  /  teamd resume`,
+        event: e,
+      };
     case 'team_finished':
       return {
         kind: 'team_finished',

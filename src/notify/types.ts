@@ -1,15 +1,16 @@
 /**
  * Needs-you notifications: the few moments a person should look at the team
  * (a permission or plan waits for approval, a finished task waits for a
- * person's review, a task failed, a teammate died,
- * the team finished). Routine events (claims, merges, messages) never notify.
+ * person's review, a task failed, a teammate died, the team paused for a
+ * refused key or a spent budget, the team finished). Routine events (claims, merges, messages) never notify.
  * A notification goes to every channel that is on: a terminal bell (in
  * `teamd top`), a desktop notification (`notify-send`, when installed) and a
  * JSON POST to the webhook URL of `.team/config.json` (`notifications.webhook`).
  */
 import type { LoggedEvent } from '../observe/types.js';
 
-export type NeedsYouKind = 'approval' | 'review' | 'task_failed' | 'teammate_died' | 'team_finished';
+export type NeedsYouKind =
+  'approval' | 'review' | 'task_failed' | 'teammate_died' | 'team_paused' | 'team_finished';
 
 export interface NeedsYou {
   kind: NeedsYouKind;

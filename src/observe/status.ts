@@ -12,7 +12,7 @@ import { CronStore } from '../store/cron/index.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
 import { teamFolderProblems } from '../store/team-folders.js';
-import type { FileProblem, TaskStatus } from '../store/types.js';
+import type { FileProblem, Task, TaskStatus } from '../store/types.js';
 import { listRequests, type PendingRequest } from '../teammate/requests.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
 
@@ -33,7 +33,8 @@ export interface TeamStatus {
   }[];
   tasks: {
     counts: Record<TaskStatus, number>;
-    list: { id: string; subject: string; status: TaskStatus; owner: string | null; waitingFor: string[]; ready: boolean; merge: string | null }[];
+    /** `reason`: why a failed task failed (its result's error, else its summary); null for the other statuses. */
+    list: { id: string; subject: string; status: TaskStatus; owner: string | null; waitingFor: string[]; ready: boolean; merge: string | null; reason: string | null }[];
     problems: FileProblem[];
   };
   inboxes: Record<string, number>;
@@ -82,13 +83,17 @@ export async function readTeamStatus(repoRoot: string, config: TeamConfig, now =
   };
 }
 
+/** Why a failed task failed, as `teamd status` reports it. */
+export const failureReason = (t: Pick<Task, 'result'>): string => t.result?.error ?? t.result?.summary ?? 'no reason recorded';
+
 async function taskSection(repoRoot: string): Promise<TeamStatus['tasks']> {
   const store = await TaskStore.open(repoRoot, { normalise: false });
   const counts: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0, failed: 0, cancelled: 0 };
   const list = store.list().map((t) => {
     counts[t.status]++;
     const merge = (t.metadata.merge as { state?: string } | undefined)?.state ?? null;
-    return { id: t.id, subject: t.subject, status: t.status, owner: t.owner, waitingFor: store.blockers(t.id), ready: store.isReady(t.id), merge };
+    const reason = t.status === 'failed' ? failureReason(t) : null;
+    return { id: t.id, subject: t.subject, status: t.status, owner: t.owner, waitingFor: store.blockers(t.id), ready: store.isReady(t.id), merge, reason };
   });
   return { counts, list, problems: store.problems() };
 }

@@ -125,5 +125,9 @@ describe('failed tasks in task ls and status', () => {
       '  failed:\n    parser subject of parser — tests fail: 3 of 40; next: teamd task retry parser (details: teamd task show parser)',
     );
     expect(status.stdout).toContain('docs [pending] Document it — blocked by failed parser (`teamd task retry parser`)');
+    const json = JSON.parse((await at('status', '--json')).stdout) as { tasks: { list: { id: string; reason: string | null }[] } };
+    expect(json.tasks.list.map((t) => [t.id, t.reason])).toEqual(
+      expect.arrayContaining([['parser', 'tests fail: 3 of 40'], ['docs', null]]),
+    );
   });
 });

@@ -27,6 +27,14 @@ const ROUTINE: TeamEvent[] = [
   { type: 'teammate_restarted', agent: 'w', restarts: 1 },
   { type: 'approval_answered', requestId: 'r', agent: 'w', approved: true, by: 'user' },
   { type: 'notice', message: 'hello' },
+  // An outage pause resumes by itself after its wait.
+  {
+    type: 'team_paused',
+    kind: 'outage',
+    reason: 'the model endpoint is failing',
+    until: '2026-11-29T10:01:00.000Z',
+  },
+  { type: 'team_resumed', by: 'teamd resume' },
 ];
 
 const NEEDS_YOU: [TeamEvent, string][] = [
@@ -57,6 +65,11 @@ const NEEDS_YOU: [TeamEvent, string][] = [
   ],
   [{ type: 'teammate_state', agent: 'worker-2', state: 'dead', task: 'docs' }, 'teammate_died'],
   [{ type: 'team_finished', completed: 4, failed: 1, cancelled: 0 }, 'team_finished'],
+  [
+    { type: 'team_paused', kind: 'auth', reason: 'model authentication failed: invalid x-api-key' },
+    'team_paused',
+  ],
+  [{ type: 'team_paused', kind: 'budget', reason: 'the team budget of $5.00 is spent' }, 'team_paused'],
 ];
 
 describe('needsYou', () => {
@@ -97,6 +110,38 @@ function webhookServer(reply: (req: IncomingMessage, res: ServerResponse) => voi
 
 const config = (webhook?: string, desktop = false) =>
   TeamConfigSchema.parse({ notifications: { ...(webhook ? { webhook } : {}), desktop } });
+
+describe('a pause', () => {
+  let server: ReturnType<typeof webhookServer> | null = null;
+  afterEach(async () => {
+    await server?.close();
+    server = null;
+  });
+
+  it('a refused key or a spent budget posts once, saying why and how to go on', async () => {
+    server = webhookServer();
+    const url = `${await server.listening}/hook`;
+    const errors: string[] = [];
+    const notifier = createNotifier(config(url), {
+      repoRoot: '/work/repo',
+      bell: () => {},
+      onError: (m) => errors.push(m),
+    });
+    const reason =
+      'the team budget of $5.00 is spent; raise maxBudgetUsd in .team/config.json and run `teamd resume`';
+    expect(notifier.onEvent(at({ type: 'team_paused', kind: 'budget', reason }))?.kind).toBe('team_paused');
+    await notifier.flush();
+    expect(errors).toEqual([]);
+    expect(server.received.map((r) => r.body)).toMatchObject([
+      {
+        kind: 'team_paused',
+        title: 'teamd: the team is paused (budget)',
+        text: expect.stringContaining(reason),
+      },
+    ]);
+    expect(server.received[0]!.body.text).toContain('teamd resume');
+  });
+});
 
 describe('the webhook', () => {
   let server: ReturnType<typeof webhookServer> | null = null;
