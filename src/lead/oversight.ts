@@ -37,7 +37,10 @@ export class Oversight {
   constructor(private readonly deps: OversightDeps) {
     this.daemonLog = createDaemonLogger(deps.repoRoot);
     this.reader = new TranscriptSpendReader(deps.repoRoot, deps.config.prices);
-    this.notifier = createNotifier(deps.config, { repoRoot: deps.repoRoot, onError: (m) => this.daemonLog.pino.warn(m) });
+    this.notifier = createNotifier(deps.config, {
+      repoRoot: deps.repoRoot,
+      onError: (m) => this.daemonLog.pino.warn(m),
+    });
   }
 
   start(): void {
@@ -67,7 +70,8 @@ export class Oversight {
 
   private async reportStalls(): Promise<void> {
     const r = await reportStalled(this.deps.repoRoot, this.deps.config, { mailbox: this.deps.mailbox });
-    for (const s of r.reported) this.deps.log({ type: 'notice', agent: s.agent, message: `stalled (${s.reason}) since ${s.since}` });
+    for (const s of r.reported)
+      this.deps.log({ type: 'notice', agent: s.agent, message: `stalled (${s.reason}) since ${s.since}` });
   }
 
   /** One check at a time; a trigger during a check is covered by the next trigger or the timer. */
@@ -84,7 +88,13 @@ export class Oversight {
       const b = next.teammates.find((t) => t.name === name)!;
       const message = budgetMessage(b);
       this.deps.log({ type: 'notice', agent: name, message });
-      await this.deps.mailbox.send({ from: name, to: 'lead', type: 'message', content: message, metadata: { budget: true } });
+      await this.deps.mailbox.send({
+        from: name,
+        to: 'lead',
+        type: 'message',
+        content: message,
+        metadata: { budget: true },
+      });
       this.deps.retireTeammate(name, message);
     }
     if (change.team) this.deps.stopTeam(budgetMessage(next.team));

@@ -1,4 +1,6 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { textDepthProblem } from '../store/json-bounds.js';
+import { readStateTextSync } from '../store/state-file.js';
 import { dirname, join } from 'node:path';
 import type { LoggedEvent, TeamEvent } from './types.js';
 
@@ -58,8 +60,8 @@ export function readEvents(repoRoot: string): LoggedEvent[] {
   const file = eventLogPath(repoRoot);
   if (!existsSync(file)) return [];
   const events: LoggedEvent[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
+  for (const line of readStateTextSync(file).split('\n')) {
+    if (!line.trim() || textDepthProblem(line) !== undefined) continue; // a deep line would overflow later recursion
     try {
       const parsed = JSON.parse(line) as LoggedEvent;
       if (parsed && typeof parsed.type === 'string') events.push(parsed);
