@@ -71,7 +71,7 @@ export function acquirePidLock(repoRoot: string): PidLock {
       if (holder !== null) {
         return { ok: false, pid: holder, error: `teamd is already running in ${repoRoot} (pid ${holder})` };
       }
-      rmSync(file, { force: true }); // stale: its lead is gone
+      rmSync(file, { force: true, recursive: true }); // stale: its lead is gone (or not a lead's file at all)
     }
   }
   return { ok: false, pid: 0, error: `could not take the pid lock ${file}` };
