@@ -44,7 +44,8 @@ const STATE_PATHS = (repo: string): string[] => [
 let box: Sandbox | undefined;
 let daemon: CliRun | undefined;
 afterEach(() => {
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) daemon.child.kill('SIGKILL');
+  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null)
+    daemon.child.kill('SIGKILL');
   daemon = undefined;
   box?.cleanup();
   box = undefined;
@@ -67,36 +68,48 @@ async function leadSurvives(round: number): Promise<void> {
     config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'off' } },
   }));
   const paths = STATE_PATHS(b.dir);
-  // At boot: the worst entries first (a FIFO, /dev/zero, a secret link, 5,000 deep), then generated ones.
-  const atBoot = round === 0 ? paths.map((_, i) => WORST[i % WORST.length]!) : entries(paths.length, SEED + round);
+  // Round 0: a FIFO at every path at boot, then each of the worst entries swapped in while running; then generated ones.
+  const atBoot = round === 0 ? paths.map(() => WORST[0]!) : entries(paths.length, SEED + round);
   paths.forEach((p, i) => swapIn(b, p, atBoot[i]!));
   swapIn(b, pidFilePath(b.dir), atBoot[0]!);
   b.writeTask('t1', { subject: 'make t1' });
   const run = (daemon = spawnCli(['start', '--foreground', '--dir', b.dir]));
   await waitForOutput(run, /lead started/, 60_000);
   // While running: other entries swapped in (lead.pid is the lead's own now).
-  const late = entries(paths.length, SEED + 1000 + round);
+  const late =
+    round === 0
+      ? paths.map((_, i) => WORST[1 + (i % (WORST.length - 1))]!)
+      : entries(paths.length, SEED + 1000 + round);
   paths.forEach((p, i) => swapIn(b, p, late[i]!));
   b.writeTask('t2', { subject: 'make t2' });
   b.writeTask('t3', { subject: 'make t3', blockedBy: ['t2'] });
   const done = () => ['t1', 't2', 't3'].every((id) => tasksOnDisk(b.dir).get(id)?.status === 'completed');
   await untilFiles(done, 90_000, `the valid tasks to be completed (round ${round}, seed ${SEED})`);
   const quiet = () =>
-    teammatesIdle(agentsStateDir(b.dir), ['ann'], run.child.pid!) && processesInside(b.dir, [run.child.pid!]).length === 0;
+    teammatesIdle(agentsStateDir(b.dir), ['ann'], run.child.pid!) &&
+    processesInside(b.dir, [run.child.pid!]).length === 0;
   await untilFiles(quiet, 60_000, 'an idle teammate');
-  const how = new Promise<string>((res) => run.child.once('exit', (code, signal) => res(`${code}/${signal}`)));
+  const how = new Promise<string>((res) =>
+    run.child.once('exit', (code, signal) => res(`${code}/${signal}`)),
+  );
   run.child.kill('SIGTERM');
   expect(await how, run.output()).toBe('0/null');
   expect(run.output()).not.toContain(SECRET);
   for (const p of paths) rmSync(p, { recursive: true, force: true }); // a FIFO left would block the walk's reads
-  for (const file of walk(join(b.dir, '.team'))) expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET);
-  for (const file of walk(join(b.dir, '.tasks'))) expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET);
+  for (const file of walk(join(b.dir, '.team')))
+    expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET);
+  for (const file of walk(join(b.dir, '.tasks')))
+    expect(readFileSync(file, 'utf8'), file).not.toContain(SECRET);
 }
 
-it(`a real lead with hostile state files at boot and while running (${LEADS} lead(s), seed ${SEED}): it completes the valid tasks, stops on SIGTERM, never shows the secret`, async () => {
-  for (let round = 0; round < LEADS; round++) {
-    await leadSurvives(round);
-    box?.cleanup();
-    box = undefined;
-  }
-}, sized(600_000, 150_000));
+it(
+  `a real lead with hostile state files at boot and while running (${LEADS} lead(s), seed ${SEED}): it completes the valid tasks, stops on SIGTERM, never shows the secret`,
+  async () => {
+    for (let round = 0; round < LEADS; round++) {
+      await leadSurvives(round);
+      box?.cleanup();
+      box = undefined;
+    }
+  },
+  sized(600_000, 150_000),
+);
