@@ -2,7 +2,7 @@
  * Hostile `.team/state/` files with a real lead (issue 16): anyone who can
  * write to the repository (a teammate's bash) can replace a request file, a
  * teammate status, the merge queue, process-groups.json, paused.json,
- * lead.pid or stalls.json with a FIFO, a link to /dev/zero or to a secret, a
+ * lead.pid, stalls.json or the event log with a FIFO, a link to /dev/zero or to a secret, a
  * file over the cap or JSON nested past the bound (generated, seeded). With
  * such files at boot and swapped in while it runs, the daemon starts, claims
  * and completes the valid tasks, stops on SIGTERM with 0, and the secret
@@ -18,6 +18,7 @@ import { pausePath } from '../../src/lead/pause-file.js';
 import { pidFilePath } from '../../src/lead/pid-lock.js';
 import { processGroupsFile } from '../../src/lead/process-groups.js';
 import { stallsPath } from '../../src/notify/stall.js';
+import { eventLogPath } from '../../src/observe/event-log.js';
 import { STATE_LIMITS } from '../../src/store/state-file.js';
 import { requestsDir } from '../../src/teammate/requests.js';
 import { agentsStateDir } from '../../src/teammate/status-file.js';
@@ -39,6 +40,7 @@ const STATE_PATHS = (repo: string): string[] => [
   processGroupsFile(repo),
   pausePath(repo),
   stallsPath(repo),
+  eventLogPath(repo),
 ];
 
 let box: Sandbox | undefined;

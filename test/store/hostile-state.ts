@@ -11,8 +11,8 @@ import { readMergeQueueFile, mergeQueuePath } from '../../src/git/merge-queue-fi
 import { pausePath, readPause } from '../../src/lead/pause-file.js';
 import { pidFilePath, runningLeadPid } from '../../src/lead/pid-lock.js';
 import { processGroupsFile, ProcessGroups } from '../../src/lead/process-groups.js';
-import { readDaemonLog } from '../../src/observe/daemon-log.js';
-import { readEvents } from '../../src/observe/event-log.js';
+import { daemonLogPath, readDaemonLog } from '../../src/observe/daemon-log.js';
+import { eventLogPath, readEvents } from '../../src/observe/event-log.js';
 import { stallsPath, reportStalled } from '../../src/notify/stall.js';
 import { stateProblems } from '../../src/store/state-file.js';
 import { listRequests, loadRequest, requestsDir } from '../../src/teammate/requests.js';
@@ -63,13 +63,13 @@ export const STATE_KINDS: StateKind[] = [
   },
   {
     name: 'event log',
-    path: (r) => join(r, '.team', 'events.jsonl'),
+    path: eventLogPath,
     read: async (r) => readEvents(r),
     empty: [],
   },
   {
     name: 'daemon log',
-    path: (r) => join(r, '.team', 'daemon.log'),
+    path: daemonLogPath,
     read: async (r) => readDaemonLog(r),
     empty: [],
   },
