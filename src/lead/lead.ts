@@ -4,6 +4,7 @@
  * scheduler. It never decides what a teammate does: it keeps the index
  * current, says "look now", and reconciles the files after crashes.
  */
+import { stateProblems } from '../store/state-file.js';
 import type { Worker } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
 import type { TeamConfig } from '../config/schema.js';
@@ -281,6 +282,9 @@ export class Lead {
   }
 
   private async reap(): Promise<void> {
+    // A `.team/state/` file refused by this process (a FIFO, a device or secret link, too big or deep): said once.
+    for (const p of stateProblems())
+      this.reportOnce(p, () => this.log.append({ type: 'notice', message: `${p.file}: ${p.message}` }));
     await reclaimLeaseless(this.tasks, this.config.leaseMs, (e) => this.log.append(e));
     const changed = await this.tasks.reclaimExpired(new Date(), this.config.maxAttempts);
     for (const t of changed)

@@ -87,6 +87,12 @@ async function leadSurvives(round: number): Promise<void> {
   b.writeTask('t3', { subject: 'make t3', blockedBy: ['t2'] });
   const done = () => ['t1', 't2', 't3'].every((id) => tasksOnDisk(b.dir).get(id)?.status === 'completed');
   await untilFiles(done, 90_000, `the valid tasks to be completed (round ${round}, seed ${SEED})`);
+  if (round === 0) {
+    // The FIFO at paused.json is read at boot: the lead says so once (at its next reap), naming the file.
+    const said = () => /\.team\/state\/paused\.json: is a FIFO \(named pipe\)/.test(run.output());
+    await untilFiles(said, 20_000, 'a notice naming .team/state/paused.json');
+    expect(run.output().match(/paused\.json: is a FIFO/g)).toHaveLength(1);
+  }
   const quiet = () =>
     teammatesIdle(agentsStateDir(b.dir), ['ann'], run.child.pid!) &&
     processesInside(b.dir, [run.child.pid!]).length === 0;
