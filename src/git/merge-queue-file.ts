@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readJson } from '../store/json-file.js';
+import { STATE_LIMITS } from '../store/state-file.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../store/atomic.js';
@@ -19,22 +20,11 @@ export async function readMergeQueueFile(
   file: string,
   integrationBranch: string,
 ): Promise<Outcome<MergeQueueFile>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { ok: true, value: { version: 1, integrationBranch, entries: [] } };
-    }
-    return { ok: false, error: `${file}: ${(err as Error).message}` };
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, error: `${file}: invalid JSON: ${(err as Error).message}` };
-  }
-  const parsed = MergeQueueFileSchema.safeParse(raw);
+  // The safe reader: a FIFO, a device or secret link, a huge or deep file is refused unread.
+  const read = await readJson(file, file, STATE_LIMITS.mergeQueue);
+  if (read.kind === 'missing') return { ok: true, value: { version: 1, integrationBranch, entries: [] } };
+  if (read.kind === 'invalid') return { ok: false, error: `${file}: ${read.problem.message}` };
+  const parsed = MergeQueueFileSchema.safeParse(read.value);
   if (!parsed.success) return { ok: false, error: `${file}: ${z.prettifyError(parsed.error)}` };
   return { ok: true, value: parsed.data };
 }

@@ -9,7 +9,8 @@
  * checkout's own locks (`.git/index.lock`) are never touched: teamd does not
  * use that index, a person's git may.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readTeamFileSync } from '../store/team-file.js';
 import { rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { canSeeProcesses, gitProcessesIn } from './git-processes.js';
@@ -100,11 +101,9 @@ async function nobodyWorksIn(wt: OwnedWorktree, locks: string[]): Promise<boolea
 }
 
 function readOr(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
+  // Regular files only, small (a FIFO or a device link in the admin dir must not hang or fill the check).
+  const read = readTeamFileSync(file, file, 64 * 1024);
+  return read.kind === 'text' ? read.text : '';
 }
 
 function readdirSafe(dir: string) {

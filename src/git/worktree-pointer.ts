@@ -9,7 +9,8 @@
  * explicitly (`--git-dir`, `--work-tree`), so a file changed after the check
  * is not followed either.
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { readTeamFileSync } from '../store/team-file.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WORKTREES_DIR, type Outcome } from './types.js';
 
@@ -78,12 +79,9 @@ function checkPointer(dotGit: string, admin: string, common: string): Outcome<st
   }
   const named = pointerTarget(dotGit);
   if (named === null || !samePath(named, admin)) {
-    return broken(
-      dotGit,
-      `it says '${readFileSync(dotGit, 'utf8').trim().slice(0, 200)}', not 'gitdir: ${admin}'`,
-    );
+    return broken(dotGit, `it says '${readSmall(dotGit).trim().slice(0, 200)}', not 'gitdir: ${admin}'`);
   }
-  if (!samePath(resolveFrom(admin, readFileSync(join(admin, 'commondir'), 'utf8')), common)) {
+  if (!samePath(resolveFrom(admin, readSmall(join(admin, 'commondir'))), common)) {
     return broken(dotGit, `${join(admin, 'commondir')} does not lead back to ${common}`);
   }
   return { ok: true, value: admin };
@@ -106,7 +104,7 @@ export function commonDirOf(repoRoot: string): string {
   if (gitDir === null) throw new Error(`${dotGit} names no git dir`);
   let commondir: string | null = null;
   try {
-    commondir = readFileSync(join(gitDir, 'commondir'), 'utf8');
+    commondir = readSmall(join(gitDir, 'commondir'));
   } catch {
     // an ordinary repository: the git dir is the common dir
   }
@@ -125,7 +123,7 @@ function registeredAdminDir(common: string, dotGit: string): string | null {
   const names = [wanted, renamed, ...readdirSync(base).filter((n) => n !== wanted && n !== renamed)];
   for (const name of names) {
     try {
-      if (samePath(resolveFrom(join(base, name), readFileSync(join(base, name, 'gitdir'), 'utf8')), dotGit))
+      if (samePath(resolveFrom(join(base, name), readSmall(join(base, name, 'gitdir'))), dotGit))
         return join(base, name);
     } catch {
       // not this one
@@ -136,7 +134,7 @@ function registeredAdminDir(common: string, dotGit: string): string | null {
 
 /** The path a `gitdir: <path>` file names, resolved against the file's folder; null when it is not such a file. */
 function pointerTarget(file: string): string | null {
-  const text = readFileSync(file, 'utf8');
+  const text = readSmall(file);
   const found = /^gitdir: (.+?)\r?\n?$/.exec(text);
   return found?.[1] ? resolve(dirname(file), found[1]) : null;
 }
@@ -152,4 +150,15 @@ function samePath(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A small git pointer file (`.git`, `commondir`, `gitdir`), read only when it is a regular file of at most
+ * 64 KiB: a teammate can put a FIFO (which would block the check) or a link to /dev/zero there. Throws the
+ * refusal, as a failed read did.
+ */
+function readSmall(file: string): string {
+  const read = readTeamFileSync(file, file, 64 * 1024);
+  if (read.kind === 'text') return read.text;
+  throw new Error(read.kind === 'missing' ? `${file} is missing` : `${file} ${read.problem.message}`);
 }

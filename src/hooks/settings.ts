@@ -3,7 +3,8 @@
  * (their `hooks` key) and teamd's own config, in that order. Each entry is
  * validated on its own: a bad one is reported and left out, the rest load.
  */
-import { readFile } from 'node:fs/promises';
+import { textDepthProblem } from '../store/json-bounds.js';
+import { readRepoFile, REPO_FILE_LIMITS } from '../store/repo-file.js';
 import path from 'node:path';
 import { z } from 'zod';
 import type { HookCommand, HookEventName, HookMatcher, HookSettings } from './types.js';
@@ -45,13 +46,18 @@ export async function loadHookSettings(repoRoot: string, extra?: unknown): Promi
 }
 
 async function loadSettingsFile(file: string, shown: string): Promise<LoadedHookSettings> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: {}, problems: [] };
-    return { settings: {}, problems: [`${shown}: cannot be read: ${(error as Error).message}`] };
-  }
+  // A teammate can write here: a FIFO, /dev/zero, a huge file or a link out of the repository is refused unread.
+  const read = await readRepoFile(
+    file,
+    file.slice(0, file.length - shown.length - 1),
+    REPO_FILE_LIMITS.config,
+  );
+  if (read.kind === 'missing') return { settings: {}, problems: [] };
+  if (read.kind === 'invalid')
+    return { settings: {}, problems: [`${shown}: cannot be read: ${read.problem.message}`] };
+  const text = read.text;
+  const deep = textDepthProblem(text);
+  if (deep !== undefined) return { settings: {}, problems: [`${shown}: not valid JSON: ${deep}`] };
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -17,17 +17,31 @@ export const answerRequestTool = defineTool({
   description:
     "Approve or reject a teammate's pending request (a plan in plan mode, or a permission ask) by its request_id. " +
     'Give a reason when rejecting, so the teammate can revise.',
-  inputSchema: z.strictObject({ request_id: z.string(), approve: z.boolean(), reason: z.string().optional() }),
+  inputSchema: z.strictObject({
+    request_id: z.string(),
+    approve: z.boolean(),
+    reason: z.string().optional(),
+  }),
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   run: async (input, ctx) => {
     const s = services(ctx);
-    const r = await answerRequest(s.repoRoot, s.mailbox, input.request_id, { approve: input.approve, by: 'lead', reason: input.reason });
+    const r = await answerRequest(s.repoRoot, s.mailbox, input.request_id, {
+      approve: input.approve,
+      by: 'lead',
+      reason: input.reason,
+    });
     if (!r.ok) {
       const open = listRequests(s.repoRoot, 'pending').map((q) => q.id);
       return { content: `${r.error}. Pending: ${open.join(', ') || '(none)'}`, isError: true };
     }
-    s.log({ type: 'approval_answered', requestId: input.request_id, agent: r.request.agent, approved: input.approve, by: 'lead' });
+    s.log({
+      type: 'approval_answered',
+      requestId: input.request_id,
+      agent: r.request.agent,
+      approved: input.approve,
+      by: 'lead',
+    });
     return { content: `Request ${input.request_id} ${input.approve ? 'approved' : 'rejected'}.` };
   },
 });

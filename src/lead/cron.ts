@@ -42,7 +42,11 @@ export class LeadCron {
 
   /** `ctx.services.cron` for the lead agent's cron tools. */
   toolService(): CronToolService {
-    return cronToolService({ store: this.store, scheduler: this.scheduler, validTargets: () => this.deps.config.teammates.map((t) => t.name) });
+    return cronToolService({
+      store: this.store,
+      scheduler: this.scheduler,
+      validTargets: () => this.deps.config.teammates.map((t) => t.name),
+    });
   }
 
   start(): Promise<void> {
@@ -83,7 +87,10 @@ export class LeadCron {
   private async alreadySent(job: CronJob, id: string): Promise<boolean> {
     const targets = job.to === 'any' ? this.deps.pool.names() : [job.to];
     for (const agent of targets) {
-      const seen = [...(await this.deps.mailbox.peek(agent)), ...(await this.deps.mailbox.history(agent, 500))];
+      const seen = [
+        ...(await this.deps.mailbox.peek(agent)),
+        ...(await this.deps.mailbox.history(agent, 500)),
+      ];
       if (seen.some((m) => m.metadata.cronMessageId === id)) return true;
     }
     return false;

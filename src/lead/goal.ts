@@ -38,7 +38,8 @@ const goalPrompt = (goal: string): string =>
   ].join('\n');
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-export const allSettled = (tasks: Task[]): boolean => tasks.length > 0 && tasks.every((t) => TERMINAL.has(t.status));
+export const allSettled = (tasks: Task[]): boolean =>
+  tasks.length > 0 && tasks.every((t) => TERMINAL.has(t.status));
 
 export async function runGoal(opts: GoalOptions): Promise<GoalResult> {
   const started = Date.now();
@@ -51,20 +52,39 @@ export async function runGoal(opts: GoalOptions): Promise<GoalResult> {
     const scope: RunScope = { isOurs: (id) => !before.has(id), spentBefore: await spentByAgent(l) };
     // Listening from the start: the planning call itself may pause the team (a refused key).
     const stopping = untilStopping(l);
-    const planned = await Promise.race([l.mail.converse(goalPrompt(opts.goal)).then(() => true), abortedBy(opts.signal).then(() => false)]);
+    const planned = await Promise.race([
+      l.mail.converse(goalPrompt(opts.goal)).then(() => true),
+      abortedBy(opts.signal).then(() => false),
+    ]);
     if (!planned) return { ok: true, summary: await interruptedSummary(l, started, scope) };
     const paused = l.pause.current;
     const plan = l.tasks.list().filter((t) => scope.isOurs(t.id));
     const needsPerson = paused !== null && paused.kind !== 'outage';
     // Nothing planned (the model answered without tasks, or its endpoint failed): nothing would ever settle.
-    if (!needsPerson && plan.length === 0) return { ok: false, error: `the lead planned no tasks for the goal${paused ? ` (${paused.reason})` : ''}; see \`teamd logs lead\`` };
+    if (!needsPerson && plan.length === 0)
+      return {
+        ok: false,
+        error: `the lead planned no tasks for the goal${paused ? ` (${paused.reason})` : ''}; see \`teamd logs lead\``,
+      };
     const rejected = needsPerson ? null : await review(l, opts, plan);
     if (rejected) return rejected;
     l.releaseTeammates();
-    const end = await Promise.race([untilSettled(l, scope, opts.timeoutMs), stopping, abortedBy(opts.signal).then(() => 'interrupted' as const)]);
+    const end = await Promise.race([
+      untilSettled(l, scope, opts.timeoutMs),
+      stopping,
+      abortedBy(opts.signal).then(() => 'interrupted' as const),
+    ]);
     if (end === 'interrupted') return { ok: true, summary: await interruptedSummary(l, started, scope) };
-    const summary = { ...(await summarise(l, started, scope)), ...(end === 'settled' ? {} : { stoppedFor: end.reason }) };
-    l.log.append({ type: 'team_finished', completed: summary.tasks.completed, failed: summary.tasks.failed, cancelled: summary.tasks.cancelled });
+    const summary = {
+      ...(await summarise(l, started, scope)),
+      ...(end === 'settled' ? {} : { stoppedFor: end.reason }),
+    };
+    l.log.append({
+      type: 'team_finished',
+      completed: summary.tasks.completed,
+      failed: summary.tasks.failed,
+      cancelled: summary.tasks.cancelled,
+    });
     return { ok: true, summary };
   } finally {
     await l.stop('goal finished');
@@ -77,7 +97,12 @@ async function review(l: Lead, opts: GoalOptions, plan: Task[]): Promise<GoalRes
   const verdict = await opts.reviewPlan(plan);
   if (verdict.approve) return null;
   for (const t of plan) await l.tasks.cancel(t.id, 'user');
-  if (verdict.interrupted) return { ok: false, error: `interrupted at the plan review; the ${plan.length} planned task(s) were cancelled`, exitCode: 130 };
+  if (verdict.interrupted)
+    return {
+      ok: false,
+      error: `interrupted at the plan review; the ${plan.length} planned task(s) were cancelled`,
+      exitCode: 130,
+    };
   return { ok: false, error: `plan rejected: ${verdict.reason}` };
 }
 
@@ -114,10 +139,14 @@ function untilSettled(lead: Lead, scope: RunScope, timeoutMs?: number): Promise<
   return new Promise((resolve, reject) => {
     const settled = () => allSettled(lead.tasks.list().filter((t) => scope.isOurs(t.id)));
     if (settled()) return resolve('settled');
-    const timer = timeoutMs ? setTimeout(() => finish(new Error(`goal not finished after ${timeoutMs} ms`)), timeoutMs) : null;
+    const timer = timeoutMs
+      ? setTimeout(() => finish(new Error(`goal not finished after ${timeoutMs} ms`)), timeoutMs)
+      : null;
     const off = lead.onEvent((e: LoggedEvent) => {
       if (e.type.startsWith('task_') || e.type.startsWith('merge_')) {
-        void Promise.all(lead.tasks.list().map((t) => lead.tasks.refresh(t.id))).then(() => settled() && finish());
+        void Promise.all(lead.tasks.list().map((t) => lead.tasks.refresh(t.id))).then(
+          () => settled() && finish(),
+        );
       }
     });
     function finish(err?: Error): void {

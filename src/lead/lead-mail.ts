@@ -22,7 +22,13 @@ import { answerRequestTool } from './answer-tool.js';
 import { leadSystemPrompt } from './lead-prompt.js';
 import type { LeadModels } from './models.js';
 
-const ROUTINE = new Set(['task_completed', 'idle_notification', 'shutdown_response', 'permission_response', 'plan_approval_response']);
+const ROUTINE = new Set([
+  'task_completed',
+  'idle_notification',
+  'shutdown_response',
+  'permission_response',
+  'plan_approval_response',
+]);
 
 export interface LeadMailDeps {
   repoRoot: string;
@@ -62,7 +68,13 @@ export class LeadMail {
           await this.readOnce();
         }
       })
-      .catch((err: unknown) => this.deps.log({ type: 'notice', agent: 'lead', message: `reading the lead's mail failed: ${String(err)}` }));
+      .catch((err: unknown) =>
+        this.deps.log({
+          type: 'notice',
+          agent: 'lead',
+          message: `reading the lead's mail failed: ${String(err)}`,
+        }),
+      );
     return this.busy;
   }
 
@@ -91,11 +103,23 @@ export class LeadMail {
       agentName: 'lead',
       maxTurns: config.lead.maxTurns,
       maxTokens: config.maxTokens,
-      permissionPolicy: { defaultMode: 'default', allow: [...TEAM_TOOL_RULES, 'AnswerRequest', 'CronCreate', 'CronList', 'CronDelete'], deny: ['Edit', 'Write'], ask: [] },
+      permissionPolicy: {
+        defaultMode: 'default',
+        allow: [...TEAM_TOOL_RULES, 'AnswerRequest', 'CronCreate', 'CronList', 'CronDelete'],
+        deny: ['Edit', 'Write'],
+        ask: [],
+      },
       transcriptDir: transcriptsDir(repoRoot, 'lead'),
       prices: config.prices,
       services: {
-        team: { tasks, mailbox, roster: () => roster, self: 'lead', onSent: (m: { id: string; to: string; type: string }) => this.deps.log({ type: 'message_sent', id: m.id, from: 'lead', to: m.to, messageType: m.type }) },
+        team: {
+          tasks,
+          mailbox,
+          roster: () => roster,
+          self: 'lead',
+          onSent: (m: { id: string; to: string; type: string }) =>
+            this.deps.log({ type: 'message_sent', id: m.id, from: 'lead', to: m.to, messageType: m.type }),
+        },
         requests: { repoRoot, mailbox, log: this.deps.log },
         ...(this.deps.cron ? { cron: this.deps.cron } : {}),
       },
@@ -116,7 +140,10 @@ export class LeadMail {
     // lead's model for every completion is how other tools waste its tokens.
     const needsAnswer = batch.filter((m) => !ROUTINE.has(m.type));
     if (this.agentEnabled && needsAnswer.length) await this.answer(needsAnswer);
-    await this.deps.mailbox.ack('lead', batch.map((m) => m.id));
+    await this.deps.mailbox.ack(
+      'lead',
+      batch.map((m) => m.id),
+    );
     for (const m of batch) this.deps.log({ type: 'message_delivered', id: m.id, to: 'lead' });
   }
 

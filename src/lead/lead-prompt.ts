@@ -2,7 +2,9 @@ import type { TeamConfig } from '../config/schema.js';
 
 /** The lead agent's system prompt: the team is restated on every call, so compaction cannot make the lead forget it. */
 export function leadSystemPrompt(config: TeamConfig, role?: string): string {
-  const team = config.teammates.map((t) => `- ${t.name}${t.planMode ? ' (plan mode)' : ''}: ${t.role.split('\n')[0]}`).join('\n');
+  const team = config.teammates
+    .map((t) => `- ${t.name}${t.planMode ? ' (plan mode)' : ''}: ${t.role.split('\n')[0]}`)
+    .join('\n');
   return [
     role ?? 'You are the lead of a team of coding agents.',
     '',

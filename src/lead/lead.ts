@@ -4,6 +4,7 @@
  * scheduler. It never decides what a teammate does: it keeps the index
  * current, says "look now", and reconciles the files after crashes.
  */
+import { stateProblems } from '../store/state-file.js';
 import type { Worker } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
 import type { TeamConfig } from '../config/schema.js';
@@ -72,7 +73,8 @@ export class Lead {
     private readonly releasePid: () => void,
   ) {
     this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
-    mailbox.onProblem = (p) => this.reportOnce(p, () => this.log.append({ type: 'notice', message: `mailbox: ${formatProblem(p)}` }));
+    mailbox.onProblem = (p) =>
+      this.reportOnce(p, () => this.log.append({ type: 'notice', message: `mailbox: ${formatProblem(p)}` }));
     this.share = new TaskShare(tasks, (msg) => this.pool.broadcast(msg));
     this.processGroups = new ProcessGroups(options.repoRoot);
     this.pause = new TeamPause({
@@ -83,8 +85,14 @@ export class Lead {
       recheckBudget: () => this.oversight.recheckTeamBudget(),
       outageBackoffMs: options.outageBackoffMs,
     });
-    const onCallEnd = (error?: ModelError) => (error ? this.pause.onModelError(error) : this.pause.onModelOk());
-    this.models = new LeadModels({ repoRoot: options.repoRoot, team: config, record: options.record, onCallEnd });
+    const onCallEnd = (error?: ModelError) =>
+      error ? this.pause.onModelError(error) : this.pause.onModelOk();
+    this.models = new LeadModels({
+      repoRoot: options.repoRoot,
+      team: config,
+      record: options.record,
+      onCallEnd,
+    });
     this.pool = new TeammatePool((name, restarts) => this.workerData(name, restarts), {
       onMessage: (name, msg, worker) => this.onWorker(name, msg, worker),
       onCrash: (name) => this.onCrash(name),
@@ -92,9 +100,24 @@ export class Lead {
       onGroups: (name, pgids) => this.processGroups.set(name, pgids),
     });
     const log = (e: TeamEvent) => this.log.append(e);
-    this.merges = new LeadMerges({ repoRoot: options.repoRoot, config, tasks, mailbox, log: (e, at) => this.log.append(e, at), runReviewer: agentReviewRun(options.repoRoot, config, () => this.reviewerModel()) });
+    this.merges = new LeadMerges({
+      repoRoot: options.repoRoot,
+      config,
+      tasks,
+      mailbox,
+      log: (e, at) => this.log.append(e, at),
+      runReviewer: agentReviewRun(options.repoRoot, config, () => this.reviewerModel()),
+    });
     this.cron = new LeadCron({ repoRoot: options.repoRoot, config, mailbox, pool: this.pool, log });
-    this.mail = new LeadMail({ repoRoot: options.repoRoot, config, mailbox, tasks, models: this.models, log, cron: this.cron.toolService() });
+    this.mail = new LeadMail({
+      repoRoot: options.repoRoot,
+      config,
+      mailbox,
+      tasks,
+      models: this.models,
+      log,
+      cron: this.cron.toolService(),
+    });
     this.oversight = new Oversight({
       repoRoot: options.repoRoot,
       config,
@@ -174,19 +197,30 @@ export class Lead {
 
   private async boot(): Promise<void> {
     const log = (e: TeamEvent) => this.log.append(e);
-    const specs = this.config.teammates.map((t) => this.modelSpec(t.name)).filter((s) => this.models.viaLead(s));
+    const specs = this.config.teammates
+      .map((t) => this.modelSpec(t.name))
+      .filter((s) => this.models.viaLead(s));
     const leadSpec = this.config.lead.model ?? this.config.model;
     await this.models.prepare(this.config.lead.agent ? [...specs, leadSpec] : specs);
     const stale = clearStalePause(this.options.repoRoot);
-    if (stale) log({ type: 'notice', message: `cleared the previous run's pause (${stale.kind}): ${stale.reason}` });
+    if (stale)
+      log({ type: 'notice', message: `cleared the previous run's pause (${stale.kind}): ${stale.reason}` });
     await reconcileOnBoot({ tasks: this.tasks, mailbox: this.mailbox, config: this.config, log });
     // Outside git there is nothing to hide the lock folders from.
     await excludeLockFolders(this.options.repoRoot);
     // Commands of a previous lead's teammates (it was killed outright, they ran on): ended first.
     const ended = await this.processGroups.endLeftovers();
-    if (ended) log({ type: 'notice', message: `ended ${ended} process group(s) left running by the previous run's teammates` });
+    if (ended)
+      log({
+        type: 'notice',
+        message: `ended ${ended} process group(s) left running by the previous run's teammates`,
+      });
     await this.merges.start();
-    this.watcher = await watchTeamFolders(this.options.repoRoot, (hit) => this.onHit(hit), (err) => log({ type: 'notice', message: `watcher: ${err.message}` }));
+    this.watcher = await watchTeamFolders(
+      this.options.repoRoot,
+      (hit) => this.onHit(hit),
+      (err) => log({ type: 'notice', message: `watcher: ${err.message}` }),
+    );
     if (!this.options.holdTeammates) this.pool.start(this.config);
     await this.cron.start();
     await this.mail.start();
@@ -215,7 +249,11 @@ export class Lead {
   private reportProblems(problems: FileProblem[]): void {
     for (const p of problems)
       this.reportOnce(p, () =>
-        this.log.append({ type: 'task_problem', file: p.file, message: p.field ? `${p.field}: ${p.message}` : p.message }),
+        this.log.append({
+          type: 'task_problem',
+          file: p.file,
+          message: p.field ? `${p.field}: ${p.message}` : p.message,
+        }),
       );
   }
 
@@ -231,7 +269,10 @@ export class Lead {
     if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
     else if (msg.type === 'model_call') this.models.host(this.modelSpec(name)).call(worker, msg, name);
     else if (msg.type === 'model_abort') this.models.host(this.modelSpec(name)).abort(msg.callId);
-    else if (msg.type === 'worktree_request') void this.merges.grantWorktree(msg.taskId, name).then((g) => reply({ type: 'worktree_ready', requestId: msg.requestId, ...g }));
+    else if (msg.type === 'worktree_request')
+      void this.merges
+        .grantWorktree(msg.taskId, name)
+        .then((g) => reply({ type: 'worktree_ready', requestId: msg.requestId, ...g }));
     else if (msg.type === 'state' && msg.state === 'idle') this.cron.teammateIdle();
   }
 
@@ -243,9 +284,19 @@ export class Lead {
   }
 
   private async reap(): Promise<void> {
+    // A `.team/state/` file refused by this process (a FIFO, a device or secret link, too big or deep): said once.
+    for (const p of stateProblems())
+      this.reportOnce(p, () => this.log.append({ type: 'notice', message: `${p.file}: ${p.message}` }));
     await reclaimLeaseless(this.tasks, this.config.leaseMs, (e) => this.log.append(e));
     const changed = await this.tasks.reclaimExpired(new Date(), this.config.maxAttempts);
-    for (const t of changed) this.log.append({ type: 'task_reclaimed', task: t.id, previousOwner: null, attempts: t.attempts, failed: t.status === 'failed' });
+    for (const t of changed)
+      this.log.append({
+        type: 'task_reclaimed',
+        task: t.id,
+        previousOwner: null,
+        attempts: t.attempts,
+        failed: t.status === 'failed',
+      });
   }
 
   /** The reviewer agent runs on the lead's model, through the lead's model host. */
@@ -265,7 +316,16 @@ export class Lead {
     const model = this.modelSpec(name);
     // The lead's index goes with it: a worker never reads every task file, and later changes come in order after it.
     this.share.flush();
-    return { repoRoot: this.options.repoRoot, teammate, team: this.config, model, modelViaLead: this.models.viaLead(model), restarts, idleRecheckMs: this.options.idleRecheckMs, tasks: this.tasks.snapshot() };
+    return {
+      repoRoot: this.options.repoRoot,
+      teammate,
+      team: this.config,
+      model,
+      modelViaLead: this.models.viaLead(model),
+      restarts,
+      idleRecheckMs: this.options.idleRecheckMs,
+      tasks: this.tasks.snapshot(),
+    };
   }
 
   private emit(e: LoggedEvent): void {

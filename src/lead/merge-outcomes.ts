@@ -21,7 +21,8 @@ export const KEPT_REFUSAL_NOTES = 3;
 const NOTE_CHARS = 1_500;
 const REFUSAL_PREFIX = 'Merge refused';
 
-export const handoffOf = (task: Task): MergeHandoff | undefined => task.metadata.merge as MergeHandoff | undefined;
+export const handoffOf = (task: Task): MergeHandoff | undefined =>
+  task.metadata.merge as MergeHandoff | undefined;
 
 /** The task, completed by the merge that moved the integration branch to `mergeCommit`. */
 export function completedByMerge(task: Task, mergeCommit: string): Task {
@@ -39,7 +40,8 @@ export function completedByMerge(task: Task, mergeCommit: string): Task {
 
 /** Whether the task is already completed by this merge (the guard wrote it). */
 export const completedAs = (task: Task | undefined, mergeCommit: string): boolean =>
-  task?.status === 'completed' && (handoffOf(task) as { mergeCommit?: string } | undefined)?.mergeCommit === mergeCommit;
+  task?.status === 'completed' &&
+  (handoffOf(task) as { mergeCommit?: string } | undefined)?.mergeCommit === mergeCommit;
 
 /**
  * The merge queue's last step, under the task's lock: a task that no longer
@@ -48,7 +50,10 @@ export const completedAs = (task: Task | undefined, mergeCommit: string): boolea
  * completed in the same locked change (`completed` is told at once, so the
  * event follows the file closely).
  */
-export function taskRefGuard(tasks: TaskStore, completed: (task: Task) => void = () => undefined): RefMoveGuard {
+export function taskRefGuard(
+  tasks: TaskStore,
+  completed: (task: Task) => void = () => undefined,
+): RefMoveGuard {
   return async (taskId, move) => {
     let outcome: RefMoveOutcome | null = null;
     const written = await tasks.updateLocked(taskId, async (t): Promise<Outcome<Task>> => {
@@ -78,7 +83,12 @@ export const refusalOutputPath = (repoRoot: string, taskId: string, attempt: num
   join(repoRoot, '.team', 'state', 'outputs', taskId, `merge-${attempt}.txt`);
 
 /** Writes the refusal's full text; returns the path relative to the repository (or null if it failed). */
-export async function keepRefusalOutput(repoRoot: string, taskId: string, attempt: number, refusal: Refusal): Promise<string | null> {
+export async function keepRefusalOutput(
+  repoRoot: string,
+  taskId: string,
+  attempt: number,
+  refusal: Refusal,
+): Promise<string | null> {
   const file = refusalOutputPath(repoRoot, taskId, attempt);
   const body = `${refusal.message}\n${refusal.outputTail && !refusal.message.includes(refusal.outputTail) ? `\n${refusal.outputTail}\n` : ''}`;
   try {
@@ -97,7 +107,14 @@ export const clip = (text: string, max = NOTE_CHARS): string =>
  * to its owner (pending, assigned); at `maxAttempts` it fails with the last
  * output. Either way only the last few refusal notes are kept.
  */
-export function refusedTask(task: Task, agent: string, refusal: Refusal, maxAttempts: number, outputFile: string | null, now: Date): Task {
+export function refusedTask(
+  task: Task,
+  agent: string,
+  refusal: Refusal,
+  maxAttempts: number,
+  outputFile: string | null,
+  now: Date,
+): Task {
   const attempts = task.attempts + 1;
   const where = outputFile ? `\nFull output: ${outputFile}` : '';
   const text = `${REFUSAL_PREFIX} (${refusal.reason}, attempt ${attempts} of ${maxAttempts}): ${clip(refusal.message)}${where}`;
@@ -106,7 +123,12 @@ export function refusedTask(task: Task, agent: string, refusal: Refusal, maxAtte
   const base: Task = { ...task, attempts, lease: null, notes, metadata: { ...task.metadata, merge } };
   if (attempts < maxAttempts) return { ...base, status: 'pending', owner: agent };
   const summary = `merge refused ${attempts} times (${refusal.reason}); last: ${clip(refusal.message, 4_000)}${where}`;
-  return { ...base, status: 'failed', owner: agent, result: { summary, error: `merge refused (${refusal.reason})` } };
+  return {
+    ...base,
+    status: 'failed',
+    owner: agent,
+    result: { summary, error: `merge refused (${refusal.reason})` },
+  };
 }
 
 /** Drops all but the last `KEPT_REFUSAL_NOTES` refusal notes; other notes stay. */
@@ -125,19 +147,42 @@ export interface SendBackDeps {
 }
 
 /** A refused merge: the event, the output kept, the task sent back (or failed at the bound), the owner told. */
-export async function sendBack(deps: SendBackDeps, taskId: string, agent: string, refusal: Refusal): Promise<void> {
-  deps.log({ type: 'merge_refused', task: taskId, reason: refusal.reason, detail: refusal.message.slice(0, 2000) });
+export async function sendBack(
+  deps: SendBackDeps,
+  taskId: string,
+  agent: string,
+  refusal: Refusal,
+): Promise<void> {
+  deps.log({
+    type: 'merge_refused',
+    task: taskId,
+    reason: refusal.reason,
+    detail: refusal.message.slice(0, 2000),
+  });
   const max = deps.config.maxAttempts;
   const attempt = (deps.tasks.get(taskId)?.attempts ?? 0) + 1;
   const file = await keepRefusalOutput(deps.repoRoot, taskId, attempt, refusal);
   const back = await deps.tasks.update(taskId, (t) =>
-    t.status === 'in_progress' ? refusedTask(t, agent, refusal, max, file, new Date()) : { ok: false, error: `task is ${t.status}` },
+    t.status === 'in_progress'
+      ? refusedTask(t, agent, refusal, max, file, new Date())
+      : { ok: false, error: `task is ${t.status}` },
   );
   if (!back.ok) return;
   if (back.value.status === 'failed') {
-    return deps.log({ type: 'task_failed', task: taskId, agent, error: back.value.result?.summary ?? `merge refused ${back.value.attempts} times` });
+    return deps.log({
+      type: 'task_failed',
+      task: taskId,
+      agent,
+      error: back.value.result?.summary ?? `merge refused ${back.value.attempts} times`,
+    });
   }
   const where = file ? `\nFull output: ${file}` : '';
   const content = `Your task ${taskId} was not merged (${refusal.reason}; attempt ${back.value.attempts} of ${max}). It is back on the board for you:\n${clip(refusal.message, 4_000)}${where}`;
-  await deps.mailbox.send({ from: 'lead', to: agent, type: 'message', content, metadata: { task_id: taskId } });
+  await deps.mailbox.send({
+    from: 'lead',
+    to: agent,
+    type: 'message',
+    content,
+    metadata: { task_id: taskId },
+  });
 }

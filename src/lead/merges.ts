@@ -77,9 +77,17 @@ export class LeadMerges {
     const wt = this.deps.config.worktrees;
     const integration = await ensureIntegrationBranch(this.deps.repoRoot, wt.integrationBranch);
     if (!integration.ok) throw new Error(`worktrees: ${integration.error}`);
-    this.worktrees = new Worktrees({ repoRoot: this.deps.repoRoot, integrationBranch: wt.integrationBranch, setup: wt.setup });
+    this.worktrees = new Worktrees({
+      repoRoot: this.deps.repoRoot,
+      integrationBranch: wt.integrationBranch,
+      setup: wt.setup,
+    });
     const unlocked = await this.worktrees.clearStaleLocks();
-    if (unlocked.length) this.deps.log({ type: 'notice', message: `removed stale git locks a killed git left: ${unlocked.join(', ')}` });
+    if (unlocked.length)
+      this.deps.log({
+        type: 'notice',
+        message: `removed stale git locks a killed git left: ${unlocked.join(', ')}`,
+      });
     const queue = await MergeQueue.open({
       repoRoot: this.deps.repoRoot,
       integrationBranch: wt.integrationBranch,
@@ -108,10 +116,12 @@ export class LeadMerges {
     const entry = this.queue.entries().find((e) => e.taskId === task.id);
     if (entry && (entry.state === 'queued' || entry.state === 'merging')) return;
     const handoff = task.metadata.merge as MergeHandoff;
-    void this.queue.enqueue({ taskId: task.id, branch: handoff.branch, agent: handoff.agent, subject: task.subject }).then((r) => {
-      if (r.ok) this.deps.log({ type: 'merge_queued', task: task.id, branch: handoff.branch });
-      this.kick();
-    });
+    void this.queue
+      .enqueue({ taskId: task.id, branch: handoff.branch, agent: handoff.agent, subject: task.subject })
+      .then((r) => {
+        if (r.ok) this.deps.log({ type: 'merge_queued', task: task.id, branch: handoff.branch });
+        this.kick();
+      });
   }
 
   /** The worktree a teammate works in for a task. Serialised: git does not like parallel worktree surgery. */
@@ -150,13 +160,25 @@ export class LeadMerges {
     if (this.withdrawn.has(task.id)) return;
     this.withdrawn.add(task.id);
     const done = await this.queue?.cancel(task.id);
-    if (done === 'cancelled') this.deps.log({ type: 'notice', message: `cancelled ${task.id}: taken out of the merge queue, never merged` });
+    if (done === 'cancelled')
+      this.deps.log({
+        type: 'notice',
+        message: `cancelled ${task.id}: taken out of the merge queue, never merged`,
+      });
     if (this.deps.config.worktrees.mode !== 'per-task') return;
     // In the git chain, after a worktree being made for it; only when there is one
     // (a boot with thousands of cancelled tasks must not run git for each).
     const path = this.worktrees!.pathOf(task.id);
-    const removed = await this.serialGit(() => (existsSync(path) ? this.worktrees!.remove(task.id) : Promise.resolve({ ok: true as const, value: undefined })));
-    if (!removed.ok) this.deps.log({ type: 'notice', message: `cancelled ${task.id}: could not remove its worktree: ${removed.error}` });
+    const removed = await this.serialGit(() =>
+      existsSync(path)
+        ? this.worktrees!.remove(task.id)
+        : Promise.resolve({ ok: true as const, value: undefined }),
+    );
+    if (!removed.ok)
+      this.deps.log({
+        type: 'notice',
+        message: `cancelled ${task.id}: could not remove its worktree: ${removed.error}`,
+      });
   }
 
   private async makeWorktree(taskId: string, agent: string): Promise<Grant> {
@@ -164,7 +186,10 @@ export class LeadMerges {
     const current = this.deps.tasks.get(taskId);
     if (current?.status === 'cancelled') return { ok: false, error: `task ${taskId} is cancelled` };
     const mode = this.deps.config.worktrees.mode;
-    const made = mode === 'per-teammate' ? await this.worktrees.createForAgent(agent) : await this.worktrees.create({ taskId, agent });
+    const made =
+      mode === 'per-teammate'
+        ? await this.worktrees.createForAgent(agent)
+        : await this.worktrees.create({ taskId, agent });
     if (!made.ok) {
       this.deps.log({ type: 'worktree_failed', task: taskId, error: made.error });
       return { ok: false, error: made.error };
@@ -181,11 +206,22 @@ export class LeadMerges {
    */
   private async catchUp(path: string, taskId: string): Promise<void> {
     const integration = this.deps.config.worktrees.integrationBranch;
-    const merged = await runGit(path, ['merge', '--no-edit', integration], { env: { GIT_AUTHOR_NAME: 'teamd', GIT_AUTHOR_EMAIL: 'teamd@teamd.local', GIT_COMMITTER_NAME: 'teamd', GIT_COMMITTER_EMAIL: 'teamd@teamd.local' } });
+    const merged = await runGit(path, ['merge', '--no-edit', integration], {
+      env: {
+        GIT_AUTHOR_NAME: 'teamd',
+        GIT_AUTHOR_EMAIL: 'teamd@teamd.local',
+        GIT_COMMITTER_NAME: 'teamd',
+        GIT_COMMITTER_EMAIL: 'teamd@teamd.local',
+      },
+    });
     if (merged.exitCode !== 0) {
       const files = await git(path, ['diff', '--name-only', '--diff-filter=U']);
       const list = files.ok ? files.value.trim().split('\n').filter(Boolean) : [];
-      await this.deps.tasks.addNote(taskId, 'lead', `Merged ${integration} into your branch; resolve the conflict markers in: ${list.join(', ') || '(see git status)'}, then finish.`);
+      await this.deps.tasks.addNote(
+        taskId,
+        'lead',
+        `Merged ${integration} into your branch; resolve the conflict markers in: ${list.join(', ') || '(see git status)'}, then finish.`,
+      );
     }
   }
 
@@ -206,8 +242,13 @@ export class LeadMerges {
   private onQueueEvent(e: MergeEvent): void {
     if (e.type === 'merged') void this.merged(e.taskId, e.agent, e.mergeCommit);
     else if (e.type === 'merge_refused') void sendBack(this.deps, e.taskId, e.agent, e);
-    else if (e.type === 'merge_cancelled') this.deps.log({ type: 'notice', message: `merge of ${e.taskId} ${e.aborted ? 'aborted' : 'dropped'}: the task was cancelled; nothing merged` });
-    else if (e.type === 'merge_blocked') this.deps.log({ type: 'notice', message: `merge queue blocked: ${JSON.stringify(e)}` });
+    else if (e.type === 'merge_cancelled')
+      this.deps.log({
+        type: 'notice',
+        message: `merge of ${e.taskId} ${e.aborted ? 'aborted' : 'dropped'}: the task was cancelled; nothing merged`,
+      });
+    else if (e.type === 'merge_blocked')
+      this.deps.log({ type: 'notice', message: `merge queue blocked: ${JSON.stringify(e)}` });
   }
 
   /** The guard moved the ref and completed the task: its events now, close to the file's change. */
@@ -216,7 +257,15 @@ export class LeadMerges {
     const h = handoffOf(task);
     this.deps.log({ type: 'merge_merged', task: task.id, commit: task.result?.mergeCommit ?? '' });
     // The event carries the time of the change, not the time it was logged.
-    this.deps.log({ type: 'task_completed', task: task.id, agent: h?.agent ?? task.owner ?? 'unknown', summary: task.result?.summary ?? 'merged' }, new Date(task.updatedAt));
+    this.deps.log(
+      {
+        type: 'task_completed',
+        task: task.id,
+        agent: h?.agent ?? task.owner ?? 'unknown',
+        summary: task.result?.summary ?? 'merged',
+      },
+      new Date(task.updatedAt),
+    );
   }
 
   /** The integration branch moved: the guard has completed the task already (else it is done here). */
@@ -224,16 +273,28 @@ export class LeadMerges {
     let task = this.deps.tasks.get(taskId);
     if (!completedAs(task, mergeCommit)) {
       // Dependants may be claimed the moment the file says completed.
-      const done = await this.deps.tasks.update(taskId, (t) => (t.status === 'in_progress' ? completedByMerge(t, mergeCommit) : { ok: false, error: `task is ${t.status}` }));
+      const done = await this.deps.tasks.update(taskId, (t) =>
+        t.status === 'in_progress'
+          ? completedByMerge(t, mergeCommit)
+          : { ok: false, error: `task is ${t.status}` },
+      );
       this.deps.log({ type: 'merge_merged', task: taskId, commit: mergeCommit });
-      if (!done.ok) return this.deps.log({ type: 'notice', message: `merged ${taskId} but could not complete it: ${done.error}` });
+      if (!done.ok)
+        return this.deps.log({
+          type: 'notice',
+          message: `merged ${taskId} but could not complete it: ${done.error}`,
+        });
       task = done.value;
-      this.deps.log({ type: 'task_completed', task: taskId, agent, summary: task.result?.summary ?? 'merged' }, new Date(task.updatedAt));
+      this.deps.log(
+        { type: 'task_completed', task: taskId, agent, summary: task.result?.summary ?? 'merged' },
+        new Date(task.updatedAt),
+      );
     } else if (!this.toldCompleted.has(taskId) && !loggedCompletion(this.deps.repoRoot, taskId)) {
       // Recovered after a kill between the guard's write and its events: tell it now, once.
       this.completedByGuard(task!);
     }
-    if (this.deps.config.worktrees.mode === 'per-task') await this.serialGit(() => this.tidyMerged(taskId, handoffOf(task!)?.branch));
+    if (this.deps.config.worktrees.mode === 'per-task')
+      await this.serialGit(() => this.tidyMerged(taskId, handoffOf(task!)?.branch));
   }
 
   /** After a merge: the task's worktree goes, and its branch too unless `keepBranches`. */
@@ -241,7 +302,11 @@ export class LeadMerges {
     await this.worktrees?.remove(taskId);
     if (this.deps.config.keepBranches || !branch || branch.includes('@')) return;
     const deleted = await runGit(this.deps.repoRoot, ['branch', '-D', '--', branch]);
-    if (deleted.exitCode !== 0) this.deps.log({ type: 'notice', message: `merged ${taskId}; could not delete branch ${branch}: ${deleted.stderr.trim()}` });
+    if (deleted.exitCode !== 0)
+      this.deps.log({
+        type: 'notice',
+        message: `merged ${taskId}; could not delete branch ${branch}: ${deleted.stderr.trim()}`,
+      });
   }
 
   /** A lead killed between completing a merged task and removing its worktree leaves it behind: tidy up at start. */
@@ -252,16 +317,27 @@ export class LeadMerges {
     // attempt's unfinished edit) is not its work, which is in the integration branch.
     // Merged branches a kill left (between the removal and the branch's deletion) go too, unless kept.
     const deleteMergedBranches = !this.deps.config.keepBranches;
-    const cleaned = await cleanWorktrees(this.worktrees!, { isFinished: async (id) => merged(id), force: true, deleteMergedBranches });
+    const cleaned = await cleanWorktrees(this.worktrees!, {
+      isFinished: async (id) => merged(id),
+      force: true,
+      deleteMergedBranches,
+    });
     if (cleaned.ok && cleaned.value.removed.length) {
-      this.deps.log({ type: 'notice', message: `removed the worktrees of merged tasks: ${cleaned.value.removed.join(', ')}` });
+      this.deps.log({
+        type: 'notice',
+        message: `removed the worktrees of merged tasks: ${cleaned.value.removed.join(', ')}`,
+      });
     }
   }
 
   private async reportOrphans(): Promise<void> {
     const orphans = await this.worktrees!.findOrphans(this.deps.tasks.list().map((t) => t.id));
     if (!orphans.ok) return;
-    for (const o of orphans.value) this.deps.log({ type: 'notice', message: `orphan worktree ${o.path} (${o.branch ?? 'detached'}); remove it with teamd worktrees clean` });
+    for (const o of orphans.value)
+      this.deps.log({
+        type: 'notice',
+        message: `orphan worktree ${o.path} (${o.branch ?? 'detached'}); remove it with teamd worktrees clean`,
+      });
   }
 }
 

@@ -1,5 +1,11 @@
 import type { Worker } from 'node:worker_threads';
-import type { ModelClient, ModelError, ModelRequest, ModelStreamEvent, ToolDefinition } from '../model/types.js';
+import type {
+  ModelClient,
+  ModelError,
+  ModelRequest,
+  ModelStreamEvent,
+  ToolDefinition,
+} from '../model/types.js';
 
 /** A worker's `model_call`, its tools by reference (see `FromWorkerSchema`). */
 export interface WorkerModelCall {
@@ -32,10 +38,18 @@ export class ModelHost {
     const tools = this.resolveTools(worker, call);
     if (tools === null) {
       this.running.delete(call.callId);
-      worker.postMessage({ type: 'model_events', callId: call.callId, events: [this.failed('a tool reference the lead was never sent')] });
+      worker.postMessage({
+        type: 'model_events',
+        callId: call.callId,
+        events: [this.failed('a tool reference the lead was never sent')],
+      });
       return;
     }
-    void this.pump(worker, call.callId, { ...(call.request as Omit<ModelRequest, 'signal' | 'tools'>), tools, signal: controller.signal });
+    void this.pump(worker, call.callId, {
+      ...(call.request as Omit<ModelRequest, 'signal' | 'tools'>),
+      tools,
+      signal: controller.signal,
+    });
   }
 
   private failed(message: string): ModelStreamEvent {
@@ -43,7 +57,12 @@ export class ModelHost {
       type: 'done',
       message: { role: 'assistant', content: [] },
       stopReason: 'error',
-      usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      usage: {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+      },
       model: this.model.model,
       error: { kind: 'server', message, retryable: false },
     };
@@ -72,7 +91,11 @@ export class ModelHost {
     for (const c of this.running.values()) c.controller.abort();
   }
 
-  private async pump(worker: Pick<Worker, 'postMessage'>, callId: string, request: ModelRequest): Promise<void> {
+  private async pump(
+    worker: Pick<Worker, 'postMessage'>,
+    callId: string,
+    request: ModelRequest,
+  ): Promise<void> {
     const batch = new EventBatch((events) => worker.postMessage({ type: 'model_events', callId, events }));
     try {
       for await (const event of this.model.stream(request)) {

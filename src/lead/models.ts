@@ -4,7 +4,8 @@ import type { ModelClient, ModelError, ModelRequest, ModelStreamEvent } from '..
 import { ModelHost } from './model-host.js';
 
 /** The model a teammate runs: its own, else the team's (a `--model` override replaces both). */
-export const modelOf = (team: TeamConfig, t: TeammateConfig, override?: string): string => override ?? t.model ?? team.model;
+export const modelOf = (team: TeamConfig, t: TeammateConfig, override?: string): string =>
+  override ?? t.model ?? team.model;
 
 /**
  * The models the lead holds: every teammate's model calls are served here
@@ -17,7 +18,14 @@ export class LeadModels {
   private readonly clients = new Map<string, ModelClient>();
   private readonly hosts = new Map<string, ModelHost>();
 
-  constructor(private readonly opts: { repoRoot: string; team: TeamConfig; record?: string; onCallEnd?: (error: ModelError | undefined) => void }) {}
+  constructor(
+    private readonly opts: {
+      repoRoot: string;
+      team: TeamConfig;
+      record?: string;
+      onCallEnd?: (error: ModelError | undefined) => void;
+    },
+  ) {}
 
   /** Builds the clients the lead will serve (a bad script file fails here, naming the file). */
   async prepare(specs: string[]): Promise<void> {
@@ -71,7 +79,8 @@ export class LeadModels {
   /** Scripted models: unused steps and rules (a strict script must be used up). */
   scriptReports(): { spec: string; report: ScriptReport }[] {
     const out: { spec: string; report: ScriptReport }[] = [];
-    for (const [spec, c] of this.clients) if (c instanceof ScriptedModel) out.push({ spec, report: c.report() });
+    for (const [spec, c] of this.clients)
+      if (c instanceof ScriptedModel) out.push({ spec, report: c.report() });
     return out;
   }
 

@@ -42,7 +42,10 @@ export class Oversight {
     this.teamBudgetUsd = deps.config.maxBudgetUsd;
     this.daemonLog = createDaemonLogger(deps.repoRoot);
     this.reader = new TranscriptSpendReader(deps.repoRoot, deps.config.prices);
-    this.notifier = createNotifier(deps.config, { repoRoot: deps.repoRoot, onError: (m) => this.daemonLog.pino.warn(m) });
+    this.notifier = createNotifier(deps.config, {
+      repoRoot: deps.repoRoot,
+      onError: (m) => this.daemonLog.pino.warn(m),
+    });
   }
 
   start(): void {
@@ -92,7 +95,8 @@ export class Oversight {
 
   private async reportStalls(): Promise<void> {
     const r = await reportStalled(this.deps.repoRoot, this.deps.config, { mailbox: this.deps.mailbox });
-    for (const s of r.reported) this.deps.log({ type: 'notice', agent: s.agent, message: `stalled (${s.reason}) since ${s.since}` });
+    for (const s of r.reported)
+      this.deps.log({ type: 'notice', agent: s.agent, message: `stalled (${s.reason}) since ${s.since}` });
   }
 
   /** One check at a time; a trigger during a check is covered by the next trigger or the timer. */
@@ -109,7 +113,13 @@ export class Oversight {
       const b = next.teammates.find((t) => t.name === name)!;
       const message = budgetMessage(b);
       this.deps.log({ type: 'notice', agent: name, message });
-      await this.deps.mailbox.send({ from: name, to: 'lead', type: 'message', content: message, metadata: { budget: true } });
+      await this.deps.mailbox.send({
+        from: name,
+        to: 'lead',
+        type: 'message',
+        content: message,
+        metadata: { budget: true },
+      });
       this.deps.retireTeammate(name, message);
     }
     if (change.team) this.deps.stopTeam(budgetMessage(next.team));

@@ -5,7 +5,8 @@
  * show it; `teamd resume` deletes it and the paused lead, which polls for it,
  * starts its teammates again. A missing file means "not paused".
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { readStateSync, stateOr } from '../store/state-file.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../store/atomic.js';
@@ -26,13 +27,7 @@ export const pausePath = (repoRoot: string): string => join(repoRoot, '.team', '
 /** The pause in force, or null (no file, or a file that is not a pause). */
 export function readPause(repoRoot: string): PauseState | null {
   const file = pausePath(repoRoot);
-  if (!existsSync(file)) return null;
-  try {
-    const parsed = PauseStateSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return stateOr(readStateSync(file, PauseStateSchema), null);
 }
 
 export async function writePause(repoRoot: string, state: PauseState): Promise<void> {

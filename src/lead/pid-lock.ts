@@ -1,4 +1,7 @@
-import { openSync, closeSync, writeSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { openSync, closeSync, writeSync, rmSync, mkdirSync } from 'node:fs';
+import { textDepthProblem } from '../store/json-bounds.js';
+import { STATE_LIMITS, stateLabel } from '../store/state-file.js';
+import { readTeamFileSync } from '../store/team-file.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isAlive, isGone, ownIdentity, type ProcessIdentity } from '../store/process-identity.js';
@@ -25,12 +28,11 @@ const LeadRecordSchema = z.object({
 
 /** The lead the file names: its identity when recorded, else only a pid; null when the file says nothing usable. */
 function readRecord(file: string): { pid: number; identity: ProcessIdentity | null } | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').trim();
-  } catch {
-    return null;
-  }
+  // Through the safe reader: a FIFO or a /dev/zero link put here must not hang or fill the lead.
+  const read = readTeamFileSync(file, stateLabel(file), STATE_LIMITS.small);
+  if (read.kind !== 'text') return null;
+  const text = read.text.trim();
+  if (textDepthProblem(text) !== undefined) return null;
   if (/^\d+$/.test(text)) return { pid: Number(text), identity: null };
   try {
     const parsed = LeadRecordSchema.safeParse(JSON.parse(text));
@@ -69,7 +71,7 @@ export function acquirePidLock(repoRoot: string): PidLock {
       if (holder !== null) {
         return { ok: false, pid: holder, error: `teamd is already running in ${repoRoot} (pid ${holder})` };
       }
-      rmSync(file, { force: true }); // stale: its lead is gone
+      rmSync(file, { force: true, recursive: true }); // stale: its lead is gone (or not a lead's file at all)
     }
   }
   return { ok: false, pid: 0, error: `could not take the pid lock ${file}` };

@@ -6,7 +6,13 @@
 import type { Worker } from 'node:worker_threads';
 import type { TeamConfig } from '../config/schema.js';
 import type { TeamEvent } from '../observe/types.js';
-import { FromWorkerSchema, type FromWorker, type TeammateState, type ToWorker, type WorkerData } from '../teammate/types.js';
+import {
+  FromWorkerSchema,
+  type FromWorker,
+  type TeammateState,
+  type ToWorker,
+  type WorkerData,
+} from '../teammate/types.js';
 import { ipcShapeProblem } from '../teammate/protocol.js';
 import { killProcessGroup } from '../tools/process-group.js';
 import { spawnWorker, teammateEntryUrl } from './spawn-worker.js';
@@ -60,17 +66,24 @@ export class TeammatePool {
    */
   private startWatchdog(silentMs: number): void {
     if (this.watchdog) clearInterval(this.watchdog);
-    this.watchdog = setInterval(() => {
-      const now = Date.now();
-      for (const m of this.members.values()) {
-        if (!m.worker || m.stopping || m.lastSeen === null) continue;
-        if (now - m.lastSeen > silentMs) {
-          this.handlers.log({ type: 'notice', agent: m.name, message: `no answer for ${Math.round((now - m.lastSeen) / 1000)} s: terminating the worker` });
-          m.lastSeen = null;
-          void m.worker.terminate();
-        } else m.worker.postMessage({ type: 'ping' } satisfies ToWorker);
-      }
-    }, Math.max(250, Math.floor(silentMs / 4)));
+    this.watchdog = setInterval(
+      () => {
+        const now = Date.now();
+        for (const m of this.members.values()) {
+          if (!m.worker || m.stopping || m.lastSeen === null) continue;
+          if (now - m.lastSeen > silentMs) {
+            this.handlers.log({
+              type: 'notice',
+              agent: m.name,
+              message: `no answer for ${Math.round((now - m.lastSeen) / 1000)} s: terminating the worker`,
+            });
+            m.lastSeen = null;
+            void m.worker.terminate();
+          } else m.worker.postMessage({ type: 'ping' } satisfies ToWorker);
+        }
+      },
+      Math.max(250, Math.floor(silentMs / 4)),
+    );
     this.watchdog.unref();
   }
 
@@ -190,7 +203,13 @@ export class TeammatePool {
 
   private async crashed(member: Member, error: string): Promise<void> {
     const delay = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** member.restarts);
-    this.handlers.log({ type: 'teammate_crashed', agent: member.name, error: error.slice(0, 2000), restartInMs: delay, restarts: member.restarts + 1 });
+    this.handlers.log({
+      type: 'teammate_crashed',
+      agent: member.name,
+      error: error.slice(0, 2000),
+      restartInMs: delay,
+      restarts: member.restarts + 1,
+    });
     await this.handlers.onCrash(member.name, error);
     member.restartTimer = setTimeout(() => {
       member.restartTimer = null;

@@ -6,7 +6,7 @@
  * recorded (same pid and same start time), so a pid reused by an unrelated
  * process since is never touched.
  */
-import { readFileSync } from 'node:fs';
+import { readStateSync, stateOr } from '../store/state-file.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { processStart } from '../store/process-identity.js';
@@ -14,11 +14,14 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { killProcessGroup } from '../tools/process-group.js';
 
 const RecordSchema = z.object({
-  groups: z.array(z.object({ pgid: z.number().int().positive(), teammate: z.string(), startTime: z.string() })),
+  groups: z.array(
+    z.object({ pgid: z.number().int().positive(), teammate: z.string(), startTime: z.string() }),
+  ),
 });
 type GroupRecord = z.infer<typeof RecordSchema>['groups'][number];
 
-export const processGroupsFile = (repoRoot: string): string => join(repoRoot, '.team', 'state', 'process-groups.json');
+export const processGroupsFile = (repoRoot: string): string =>
+  join(repoRoot, '.team', 'state', 'process-groups.json');
 
 /** The start time of a process (field 22 of /proc/<pid>/stat, clock ticks since boot); null when gone or not Linux. */
 export const processStartTime = processStart;
@@ -53,7 +56,11 @@ export class ProcessGroups {
   private save(): Promise<void> {
     const groups = [...this.byTeammate.values()].flat();
     this.writing = this.writing
-      .then(() => writeFileAtomic(processGroupsFile(this.repoRoot), JSON.stringify({ groups }, null, 2), { durable: false }))
+      .then(() =>
+        writeFileAtomic(processGroupsFile(this.repoRoot), JSON.stringify({ groups }, null, 2), {
+          durable: false,
+        }),
+      )
       .then(
         () => undefined,
         () => undefined, // a lost update only means a leftover is not ended at the next start
@@ -63,10 +70,5 @@ export class ProcessGroups {
 }
 
 function readRecord(repoRoot: string): GroupRecord[] {
-  try {
-    const parsed = RecordSchema.safeParse(JSON.parse(readFileSync(processGroupsFile(repoRoot), 'utf8')));
-    return parsed.success ? parsed.data.groups : [];
-  } catch {
-    return [];
-  }
+  return stateOr(readStateSync(processGroupsFile(repoRoot), RecordSchema), { groups: [] }).groups;
 }

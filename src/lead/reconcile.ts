@@ -26,7 +26,8 @@ export const awaitingMerge = (t: Task): boolean =>
 
 /** Finished and handed to the lead: queued for merge or waiting in review. No worker holds it. */
 export const handedOff = (t: Task): boolean =>
-  t.status === 'in_progress' && ['queued', 'review'].includes((t.metadata.merge as { state?: string } | undefined)?.state ?? '');
+  t.status === 'in_progress' &&
+  ['queued', 'review'].includes((t.metadata.merge as { state?: string } | undefined)?.state ?? '');
 
 /** Puts a task whose worker is gone back on the board (or fails it after too many attempts). */
 export function orphanedTask(task: Task, reason: string, maxAttempts: number): Outcome<Task> {
@@ -43,28 +44,66 @@ export async function reclaimFrom(
 ): Promise<void> {
   for (const task of tasks.list({ status: 'in_progress', owner })) {
     if (handedOff(task)) continue;
-    const r = await tasks.update(task.id, (t) => (t.owner === owner && !handedOff(t) ? orphanedTask(t, reason, maxAttempts) : { ok: false, error: 'changed meanwhile' }));
-    if (r.ok) log({ type: 'task_reclaimed', task: task.id, previousOwner: owner, attempts: r.value.attempts, failed: r.value.status === 'failed' });
+    const r = await tasks.update(task.id, (t) =>
+      t.owner === owner && !handedOff(t)
+        ? orphanedTask(t, reason, maxAttempts)
+        : { ok: false, error: 'changed meanwhile' },
+    );
+    if (r.ok)
+      log({
+        type: 'task_reclaimed',
+        task: task.id,
+        previousOwner: owner,
+        attempts: r.value.attempts,
+        failed: r.value.status === 'failed',
+      });
   }
 }
 
 /** Unsticks tasks in progress without a lease (see `repairLeaseless`) and logs what it did. */
-export async function reclaimLeaseless(tasks: TaskStore, leaseMs: number, log: (e: TeamEvent) => void): Promise<void> {
+export async function reclaimLeaseless(
+  tasks: TaskStore,
+  leaseMs: number,
+  log: (e: TeamEvent) => void,
+): Promise<void> {
   for (const t of await tasks.repairLeaseless(new Date(), leaseMs, awaitingMerge)) {
-    if (t.status === 'pending') log({ type: 'task_reclaimed', task: t.id, previousOwner: null, attempts: t.attempts, failed: false });
-    else log({ type: 'notice', message: `task ${t.id} was in progress for ${t.owner} with no lease: leased to ${t.owner} until ${t.lease?.expiresAt}` });
+    if (t.status === 'pending')
+      log({ type: 'task_reclaimed', task: t.id, previousOwner: null, attempts: t.attempts, failed: false });
+    else
+      log({
+        type: 'notice',
+        message: `task ${t.id} was in progress for ${t.owner} with no lease: leased to ${t.owner} until ${t.lease?.expiresAt}`,
+      });
   }
 }
 
-export async function reconcileOnBoot(deps: { tasks: TaskStore; mailbox: MailboxStore; config: TeamConfig; log: (e: TeamEvent) => void }): Promise<void> {
+export async function reconcileOnBoot(deps: {
+  tasks: TaskStore;
+  mailbox: MailboxStore;
+  config: TeamConfig;
+  log: (e: TeamEvent) => void;
+}): Promise<void> {
   const { tasks, mailbox, config, log } = deps;
   for (const t of config.teammates) {
-    await reclaimFrom(tasks, t.name, 'the previous lead stopped while this task was in progress', config.maxAttempts, log);
+    await reclaimFrom(
+      tasks,
+      t.name,
+      'the previous lead stopped while this task was in progress',
+      config.maxAttempts,
+      log,
+    );
     await mailbox.recoverStale(t.name, 0);
   }
   await reclaimLeaseless(tasks, config.leaseMs, log);
   for (const task of await tasks.reclaimExpired(new Date(), config.maxAttempts)) {
-    log({ type: 'task_reclaimed', task: task.id, previousOwner: null, attempts: task.attempts, failed: task.status === 'failed' });
+    log({
+      type: 'task_reclaimed',
+      task: task.id,
+      previousOwner: null,
+      attempts: task.attempts,
+      failed: task.status === 'failed',
+    });
   }
-  for (const p of tasks.problems()) log({ type: 'task_problem', file: p.file, message: p.field ? `${p.field}: ${p.message}` : p.message });
+  for (const p of tasks.problems())
+    log({ type: 'task_problem', file: p.file, message: p.field ? `${p.field}: ${p.message}` : p.message });
 }

@@ -30,7 +30,8 @@ export type ReviewedHandoff = Omit<MergeHandoff, 'state'> & {
   accepted?: { commit: string | null; by: string; at: string };
 };
 
-const handoff = (task: Task): ReviewedHandoff | undefined => task.metadata.merge as ReviewedHandoff | undefined;
+const handoff = (task: Task): ReviewedHandoff | undefined =>
+  task.metadata.merge as ReviewedHandoff | undefined;
 
 /** Rejections by the reviewer agent so far (kept outside the hand-off, which each finish replaces). */
 export const agentRejections = (task: Task): number => {
@@ -56,14 +57,25 @@ export function needsReview(task: Task, config: Pick<TeamConfig, 'review'>): boo
 }
 
 /** Into review: an agent review unless its rounds are used up, then a person's. */
-export function toReview(task: Task, config: Pick<TeamConfig, 'review' | 'reviewRounds'>, now: Date): Outcome<Task> {
+export function toReview(
+  task: Task,
+  config: Pick<TeamConfig, 'review' | 'reviewRounds'>,
+  now: Date,
+): Outcome<Task> {
   if (!needsReview(task, config)) return { ok: false, error: `task ${task.id} does not wait for a review` };
   const wanted = reviewModeOf(task, config) === 'agent' ? 'agent' : 'human';
   const spent = wanted === 'agent' && agentRejections(task) >= config.reviewRounds;
   const review: ReviewRecord = spent
-    ? { mode: 'human', requestedAt: now.toISOString(), handedOver: `the reviewer rejected it ${agentRejections(task)} times` }
+    ? {
+        mode: 'human',
+        requestedAt: now.toISOString(),
+        handedOver: `the reviewer rejected it ${agentRejections(task)} times`,
+      }
     : { mode: wanted, requestedAt: now.toISOString() };
-  return { ok: true, value: { ...task, metadata: { ...task.metadata, merge: { ...handoff(task), state: 'review', review } } } };
+  return {
+    ok: true,
+    value: { ...task, metadata: { ...task.metadata, merge: { ...handoff(task), state: 'review', review } } },
+  };
 }
 
 /** The reviewer agent could not decide: a person reviews it. */
@@ -78,26 +90,55 @@ const note = (by: string, text: string, now: Date) => ({ ts: now.toISOString(), 
 
 /** Accepted: to the merge queue, with the accepted commit recorded (a later finish is reviewed again). */
 export function acceptReview(task: Task, by: string, now: Date): Outcome<Task> {
-  if (!inReview(task)) return { ok: false, error: `task ${task.id} is not waiting for a review (${describe(task)})` };
+  if (!inReview(task))
+    return { ok: false, error: `task ${task.id} is not waiting for a review (${describe(task)})` };
   const h = handoff(task)!;
   const merge = { ...h, state: 'queued', accepted: { commit: h.commit, by, at: now.toISOString() } };
-  return { ok: true, value: { ...task, metadata: { ...task.metadata, merge }, notes: [...task.notes, note(by, 'Review: accepted', now)] } };
+  return {
+    ok: true,
+    value: {
+      ...task,
+      metadata: { ...task.metadata, merge },
+      notes: [...task.notes, note(by, 'Review: accepted', now)],
+    },
+  };
 }
 
 /**
  * Rejected: back to its owner (pending, assigned) with the reason, one
  * attempt counted; at `maxAttempts` the task fails instead.
  */
-export function rejectReview(task: Task, by: string, reason: string, maxAttempts: number, now: Date): Outcome<Task> {
-  if (!inReview(task)) return { ok: false, error: `task ${task.id} is not waiting for a review (${describe(task)})` };
+export function rejectReview(
+  task: Task,
+  by: string,
+  reason: string,
+  maxAttempts: number,
+  now: Date,
+): Outcome<Task> {
+  if (!inReview(task))
+    return { ok: false, error: `task ${task.id} is not waiting for a review (${describe(task)})` };
   const h = handoff(task)!;
   const attempts = task.attempts + 1;
   const text = `Review rejected by ${by} (attempt ${attempts} of ${maxAttempts}): ${reason}`;
   const rejections = h.review?.mode === 'agent' ? agentRejections(task) + 1 : agentRejections(task);
-  const metadata = { ...task.metadata, reviewRejections: rejections, merge: { ...h, state: 'rejected', reason } };
-  const base: Task = { ...task, attempts, lease: null, owner: h.agent, metadata, notes: [...task.notes, note(by, text, now)] };
+  const metadata = {
+    ...task.metadata,
+    reviewRejections: rejections,
+    merge: { ...h, state: 'rejected', reason },
+  };
+  const base: Task = {
+    ...task,
+    attempts,
+    lease: null,
+    owner: h.agent,
+    metadata,
+    notes: [...task.notes, note(by, text, now)],
+  };
   if (attempts < maxAttempts) return { ok: true, value: { ...base, status: 'pending' } };
-  return { ok: true, value: { ...base, status: 'failed', result: { summary: text, error: 'review rejected' } } };
+  return {
+    ok: true,
+    value: { ...base, status: 'failed', result: { summary: text, error: 'review rejected' } },
+  };
 }
 
 function describe(task: Task): string {

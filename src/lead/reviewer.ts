@@ -57,7 +57,11 @@ export async function reviewerRole(repoRoot: string, reviewer: string | undefine
 }
 
 /** A `ReviewRun` on a model client (the lead's host), read-only tools, a few turns. */
-export function agentReviewRun(repoRoot: string, config: TeamConfig, model: () => Promise<ModelClient>): ReviewRun {
+export function agentReviewRun(
+  repoRoot: string,
+  config: TeamConfig,
+  model: () => Promise<ModelClient>,
+): ReviewRun {
   return async (prompt, cwd, signal) => {
     const role = await reviewerRole(repoRoot, config.reviewer);
     const runtime = new AgentRuntime({
@@ -76,7 +80,8 @@ export function agentReviewRun(repoRoot: string, config: TeamConfig, model: () =
     const stop = () => runtime.interrupt();
     signal.addEventListener('abort', stop, { once: true });
     try {
-      for await (const e of runtime.submitMessage(prompt)) if (e.type === 'result') final = e.subtype === 'success' ? e.result : '';
+      for await (const e of runtime.submitMessage(prompt))
+        if (e.type === 'result') final = e.subtype === 'success' ? e.result : '';
     } finally {
       signal.removeEventListener('abort', stop);
       await runtime.close();

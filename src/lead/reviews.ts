@@ -11,7 +11,16 @@ import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import { parseVerdict, reviewPrompt, type ReviewRun } from './reviewer.js';
-import { acceptReview, agentRejections, handOver, inReview, needsReview, rejectReview, toReview, type ReviewedHandoff } from './review-state.js';
+import {
+  acceptReview,
+  agentRejections,
+  handOver,
+  inReview,
+  needsReview,
+  rejectReview,
+  toReview,
+  type ReviewedHandoff,
+} from './review-state.js';
 
 export interface ReviewsDeps {
   repoRoot: string;
@@ -50,7 +59,13 @@ export class Reviews {
     const moved = await this.deps.tasks.update(id, (t) => toReview(t, this.deps.config, new Date()));
     if (!moved.ok) return;
     const review = handoffOf(moved.value).review!;
-    this.deps.log({ type: 'review_requested', task: id, agent: handoffOf(moved.value).agent, mode: review.mode, reason: review.handedOver });
+    this.deps.log({
+      type: 'review_requested',
+      task: id,
+      agent: handoffOf(moved.value).agent,
+      mode: review.mode,
+      reason: review.handedOver,
+    });
     if (review.mode === 'agent') await this.runAgent(id);
   }
 
@@ -91,15 +106,30 @@ export class Reviews {
     }
   }
 
-  private async answer(id: string, decision: 'accept' | 'reject' | 'undecided', reasons: string): Promise<void> {
+  private async answer(
+    id: string,
+    decision: 'accept' | 'reject' | 'undecided',
+    reasons: string,
+  ): Promise<void> {
     const { tasks, config } = this.deps;
     const now = new Date();
     if (decision === 'undecided') {
       const r = await tasks.update(id, (t) => handOver(t, `the reviewer could not decide: ${reasons}`));
-      if (r.ok) this.deps.log({ type: 'review_requested', task: id, agent: handoffOf(r.value).agent, mode: 'human', reason: handoffOf(r.value).review?.handedOver });
+      if (r.ok)
+        this.deps.log({
+          type: 'review_requested',
+          task: id,
+          agent: handoffOf(r.value).agent,
+          mode: 'human',
+          reason: handoffOf(r.value).review?.handedOver,
+        });
       return;
     }
-    const r = await tasks.update(id, (t) => (decision === 'accept' ? acceptReview(t, 'reviewer', now) : rejectReview(t, 'reviewer', reasons || 'no reason given', config.maxAttempts, now)));
+    const r = await tasks.update(id, (t) =>
+      decision === 'accept'
+        ? acceptReview(t, 'reviewer', now)
+        : rejectReview(t, 'reviewer', reasons || 'no reason given', config.maxAttempts, now),
+    );
     if (!r.ok) return;
     await reportAnswer(this.deps, r.value, decision === 'accept', 'reviewer', reasons);
     if (decision === 'accept') this.deps.accepted(r.value);
@@ -117,7 +147,19 @@ export async function reportAnswer(
   const agent = handoffOf(task).agent;
   deps.log({ type: 'review_answered', task: task.id, agent, accepted, by, reason });
   if (accepted) return;
-  if (task.status === 'failed') return deps.log({ type: 'task_failed', task: task.id, agent, error: task.result?.summary ?? 'review rejected' });
+  if (task.status === 'failed')
+    return deps.log({
+      type: 'task_failed',
+      task: task.id,
+      agent,
+      error: task.result?.summary ?? 'review rejected',
+    });
   const content = `Your task ${task.id} was not accepted by ${by} in review. It is back on the board for you:\n${reason}`;
-  await deps.mailbox.send({ from: 'lead', to: agent, type: 'message', content, metadata: { task_id: task.id } });
+  await deps.mailbox.send({
+    from: 'lead',
+    to: agent,
+    type: 'message',
+    content,
+    metadata: { task_id: task.id },
+  });
 }

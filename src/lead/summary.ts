@@ -34,11 +34,18 @@ export async function spentByAgent(lead: Lead): Promise<Record<string, number>> 
 }
 
 export async function summarise(lead: Lead, startedAt: number, scope?: RunScope): Promise<RunSummary> {
-  const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0, failed: 0, cancelled: 0 };
+  const tasks: Record<TaskStatus, number> = {
+    pending: 0,
+    in_progress: 0,
+    completed: 0,
+    failed: 0,
+    cancelled: 0,
+  };
   const list = lead.tasks.list().filter((t) => !scope || scope.isOurs(t.id));
   for (const t of list) tasks[t.status]++;
   const spent = scope ? await spentByAgent(lead) : null;
-  const runCost = (name: string, fallback: number) => (spent ? Math.max(0, (spent[name] ?? 0) - (scope!.spentBefore[name] ?? 0)) : fallback);
+  const runCost = (name: string, fallback: number) =>
+    spent ? Math.max(0, (spent[name] ?? 0) - (scope!.spentBefore[name] ?? 0)) : fallback;
   const names = new Set(lead.config.teammates.map((t) => t.name));
   const teammates = readAgentStatuses(lead.options.repoRoot)
     .filter((s) => !scope || names.has(s.name))
@@ -49,11 +56,15 @@ export async function summarise(lead: Lead, startedAt: number, scope?: RunScope)
       outputTokens: s.tokens.output,
       costUsd: runCost(s.name, s.costUsd),
     }));
-  const total = spent ? Object.keys(spent).reduce((a, k) => a + runCost(k, 0), 0) : teammates.reduce((a, t) => a + t.costUsd, 0);
+  const total = spent
+    ? Object.keys(spent).reduce((a, k) => a + runCost(k, 0), 0)
+    : teammates.reduce((a, t) => a + t.costUsd, 0);
   return {
     durationMs: Date.now() - startedAt,
     tasks,
-    failed: list.filter((t) => t.status === 'failed').map((t) => ({ id: t.id, error: t.result?.error ?? 'failed' })),
+    failed: list
+      .filter((t) => t.status === 'failed')
+      .map((t) => ({ id: t.id, error: t.result?.error ?? 'failed' })),
     teammates,
     totalCostUsd: total,
     scripts: lead.models.scriptReports().map(({ spec, report }) => ({
@@ -71,15 +82,20 @@ export async function summarise(lead: Lead, startedAt: number, scope?: RunScope)
 export function formatSummary(s: RunSummary): string {
   const counts = `${s.tasks.completed} completed, ${s.tasks.failed} failed, ${s.tasks.cancelled} cancelled`;
   const lines = s.interrupted
-    ? [`Interrupted after ${(s.durationMs / 1000).toFixed(1)} s: ${counts}; ${s.tasks.pending + s.tasks.in_progress} back on the board for the next run.`]
+    ? [
+        `Interrupted after ${(s.durationMs / 1000).toFixed(1)} s: ${counts}; ${s.tasks.pending + s.tasks.in_progress} back on the board for the next run.`,
+      ]
     : [`Finished in ${(s.durationMs / 1000).toFixed(1)} s: ${counts}.`];
   if (s.stoppedFor) lines.push(`Stopped early: ${s.stoppedFor}`);
   for (const f of s.failed) lines.push(`  failed ${f.id}: ${f.error}`);
   lines.push('Teammate      turns   tokens in  tokens out   cost USD');
   for (const t of s.teammates) {
-    lines.push(`${t.name.padEnd(12)} ${String(t.turns).padStart(6)} ${String(t.inputTokens).padStart(11)} ${String(t.outputTokens).padStart(11)} ${t.costUsd.toFixed(4).padStart(10)}`);
+    lines.push(
+      `${t.name.padEnd(12)} ${String(t.turns).padStart(6)} ${String(t.inputTokens).padStart(11)} ${String(t.outputTokens).padStart(11)} ${t.costUsd.toFixed(4).padStart(10)}`,
+    );
   }
   lines.push(`Total cost: $${s.totalCostUsd.toFixed(4)}`);
-  for (const sc of s.scripts.filter((x) => !x.complete)) lines.push(`Script ${sc.spec} not fully used: ${sc.problems.join('; ')}`);
+  for (const sc of s.scripts.filter((x) => !x.complete))
+    lines.push(`Script ${sc.spec} not fully used: ${sc.problems.join('; ')}`);
   return lines.join('\n');
 }

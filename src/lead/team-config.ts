@@ -12,11 +12,20 @@ export interface ConfigOverrides {
 }
 
 /** The team as this run sees it: `.team/config.json`, then the command line. Errors name the file and field. */
-export async function resolveTeamConfig(repoRoot: string, o: ConfigOverrides): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }> {
+export async function resolveTeamConfig(
+  repoRoot: string,
+  o: ConfigOverrides,
+): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }> {
   const loaded = await loadConfig(repoRoot);
   if (!loaded.ok) return loaded;
   let config: TeamConfig = o.patch ? TeamConfigSchema.parse({ ...loaded.config, ...o.patch }) : loaded.config;
-  if (o.model) config = { ...config, model: o.model, lead: { ...config.lead, model: undefined }, teammates: config.teammates.map((t) => ({ ...t, model: undefined })) };
+  if (o.model)
+    config = {
+      ...config,
+      model: o.model,
+      lead: { ...config.lead, model: undefined },
+      teammates: config.teammates.map((t) => ({ ...t, model: undefined })),
+    };
   if (o.teammates !== undefined) config = { ...config, teammates: sized(config, o.teammates) };
   const roles = await resolveRoles(repoRoot, config);
   if (!roles.ok) return roles;
@@ -43,7 +52,10 @@ function sized(config: TeamConfig, n: number): TeamConfig['teammates'] {
  * files Claude Code users already have): its prompt becomes the role, its
  * tools and model apply unless the teammate sets its own.
  */
-async function resolveRoles(repoRoot: string, config: TeamConfig): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }> {
+async function resolveRoles(
+  repoRoot: string,
+  config: TeamConfig,
+): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }> {
   if (!config.teammates.some((t) => t.role.startsWith('agent:'))) return { ok: true, config };
   const { roles } = await loadRoles(repoRoot);
   const teammates: TeamConfig['teammates'] = [];
@@ -54,8 +66,13 @@ async function resolveRoles(repoRoot: string, config: TeamConfig): Promise<{ ok:
     }
     const name = t.role.slice('agent:'.length);
     const role = roles.get(name);
-    if (!role) return { ok: false, error: `.team/config.json: teammates.${i}.role: no role "${name}" in .claude/agents/ (known: ${[...roles.keys()].join(', ')})` };
-    const model = role.model && role.model !== 'inherit' ? (MODEL_ALIASES[role.model] ?? role.model) : undefined;
+    if (!role)
+      return {
+        ok: false,
+        error: `.team/config.json: teammates.${i}.role: no role "${name}" in .claude/agents/ (known: ${[...roles.keys()].join(', ')})`,
+      };
+    const model =
+      role.model && role.model !== 'inherit' ? (MODEL_ALIASES[role.model] ?? role.model) : undefined;
     teammates.push({ ...t, role: role.prompt, tools: t.tools ?? role.tools, model: t.model ?? model });
   }
   return { ok: true, config: { ...config, teammates } };

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../store/atomic.js';
-import { withLock } from '../store/lock.js';
+import { withLock, type LockOptions } from '../store/lock.js';
 import { factsOf } from './scripted/conversation.js';
 import { loadScript } from './scripted/load.js';
 import type { Script, ScriptBlock, ScriptStep } from './scripted/schema.js';
@@ -22,6 +22,8 @@ export interface RecordingOptions {
    * replayed in recorded order (robust when tool output varies run to run).
    */
   mode?: 'match' | 'ordered';
+  /** Lock options over the defaults (tests: a short staleness, a stop inside the critical section). */
+  lock?: LockOptions;
 }
 
 type Done = Extract<ModelStreamEvent, { type: 'done' }>;
@@ -76,12 +78,13 @@ export class RecordingModel implements ModelClient {
     try {
       await withLock(
         file,
-        async () => {
+        async (fence) => {
           const script = await this.#current(file, model);
           script.steps.push(step);
-          await writeFileAtomic(file, JSON.stringify(script, null, 2) + '\n');
+          // Fenced: a recorder stalled past the staleness must not drop the steps another one appended meanwhile.
+          await writeFileAtomic(file, JSON.stringify(script, null, 2) + '\n', { fence });
         },
-        LOCK_OPTIONS,
+        { ...LOCK_OPTIONS, ...this.options.lock },
       );
     } catch (err) {
       this.errors.push(`${file}: could not record a step: ${(err as Error).message}`);

@@ -5,7 +5,8 @@
  * by its agent and the moment it began, recorded in `.team/state/stalls.json`,
  * so a restarted daemon does not report it again.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readStateSync, stateOr } from '../store/state-file.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { TeamConfig } from '../config/schema.js';
@@ -95,13 +96,7 @@ export function stallMessage(s: Stall): string {
 
 function readReported(repoRoot: string): Record<string, string> {
   const file = stallsPath(repoRoot);
-  if (!existsSync(file)) return {};
-  try {
-    const parsed = ReportedSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
-  }
+  return stateOr(readStateSync(file, ReportedSchema), {});
 }
 
 export interface StallReport {

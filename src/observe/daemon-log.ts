@@ -4,7 +4,8 @@
  * left in a worker thread to flush). Every team event goes in with its level;
  * `teamd logs --daemon` prints the file readably.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readStateTextSync } from '../store/state-file.js';
 import { join } from 'node:path';
 import { pino, type Level, type Logger } from 'pino';
 import { formatEvent } from './format-event.js';
@@ -91,7 +92,7 @@ export interface DaemonLogLine {
 export function readDaemonLog(repoRoot: string): DaemonLogLine[] {
   const file = daemonLogPath(repoRoot);
   if (!existsSync(file)) return [];
-  return parseDaemonLog(readFileSync(file, 'utf8'));
+  return parseDaemonLog(readStateTextSync(file));
 }
 
 export function parseDaemonLog(text: string): DaemonLogLine[] {

@@ -1,4 +1,6 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { textDepthProblem } from '../store/json-bounds.js';
+import { readStateTextSync } from '../store/state-file.js';
 import { dirname, join } from 'node:path';
 import type { LoggedEvent, TeamEvent } from './types.js';
 
@@ -13,7 +15,7 @@ const openLogs = new Map<string, number>();
 
 function appendLine(file: string, line: string): void {
   let fd = openLogs.get(file);
-  if (fd === undefined) openLogs.set(file, (fd = openSync(file, 'a')));
+  if (fd === undefined) openLogs.set(file, (fd = openForAppend(file)));
   try {
     writeSync(fd, line);
   } catch (err) {
@@ -21,6 +23,21 @@ function appendLine(file: string, line: string): void {
     closeSync(fd);
     throw err;
   }
+}
+
+const APPEND_FLAGS =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Opens the log to append, only as a regular file: a FIFO put in its place
+ * (which would block an ordinary open until someone reads it) fails at once
+ * (ENXIO), a link (to a secret, to /dev/zero) is not followed (ELOOP).
+ */
+function openForAppend(file: string): number {
+  const fd = openSync(file, APPEND_FLAGS, 0o644);
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  throw new Error(`${file} is not a regular file; events are not appended to it`);
 }
 
 /**
@@ -58,8 +75,8 @@ export function readEvents(repoRoot: string): LoggedEvent[] {
   const file = eventLogPath(repoRoot);
   if (!existsSync(file)) return [];
   const events: LoggedEvent[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
+  for (const line of readStateTextSync(file).split('\n')) {
+    if (!line.trim() || textDepthProblem(line) !== undefined) continue; // a deep line would overflow later recursion
     try {
       const parsed = JSON.parse(line) as LoggedEvent;
       if (parsed && typeof parsed.type === 'string') events.push(parsed);

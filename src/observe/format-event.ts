@@ -22,7 +22,9 @@ export function formatEvent(e: LoggedEvent): string | null {
     case 'task_problem':
       return `problem in ${e.file}: ${e.message}`;
     case 'message_sent':
-      return e.messageType === 'task_completed' || e.messageType === 'idle_notification' ? null : `${e.from} → ${e.to}: ${e.messageType}`;
+      return e.messageType === 'task_completed' || e.messageType === 'idle_notification'
+        ? null
+        : `${e.from} → ${e.to}: ${e.messageType}`;
     case 'teammate_crashed':
       return `${e.agent} crashed; restarting in ${e.restartInMs} ms: ${firstLine(e.error)}`;
     case 'teammate_restarted':

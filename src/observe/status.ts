@@ -16,7 +16,8 @@ import type { FileProblem, Task, TaskStatus } from '../store/types.js';
 import { listRequests, type PendingRequest } from '../teammate/requests.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
 
-export type Liveness = 'starting' | 'idle' | 'working' | 'waiting' | 'stopping' | 'stopped' | 'stalled' | 'dead';
+export type Liveness =
+  'starting' | 'idle' | 'working' | 'waiting' | 'stopping' | 'stopped' | 'stalled' | 'dead';
 
 export interface TeamStatus {
   /** `paused`: the team takes no new work until `teamd resume` (or an outage's retry time): see lead/pause-file.ts. */
@@ -34,7 +35,16 @@ export interface TeamStatus {
   tasks: {
     counts: Record<TaskStatus, number>;
     /** `reason`: why a failed task failed (its result's error, else its summary); null for the other statuses. */
-    list: { id: string; subject: string; status: TaskStatus; owner: string | null; waitingFor: string[]; ready: boolean; merge: string | null; reason: string | null }[];
+    list: {
+      id: string;
+      subject: string;
+      status: TaskStatus;
+      owner: string | null;
+      waitingFor: string[];
+      ready: boolean;
+      merge: string | null;
+      reason: string | null;
+    }[];
     problems: FileProblem[];
   };
   inboxes: Record<string, number>;
@@ -52,7 +62,11 @@ function liveness(state: string, ageMs: number, leadRunning: boolean, stallAfter
   return state as Liveness;
 }
 
-export async function readTeamStatus(repoRoot: string, config: TeamConfig, now = Date.now()): Promise<TeamStatus> {
+export async function readTeamStatus(
+  repoRoot: string,
+  config: TeamConfig,
+  now = Date.now(),
+): Promise<TeamStatus> {
   const pid = runningLeadPid(repoRoot);
   const statuses = readAgentStatuses(repoRoot);
   const teammates = config.teammates.map((t) => {
@@ -60,7 +74,11 @@ export async function readTeamStatus(repoRoot: string, config: TeamConfig, now =
     const age = s ? now - Date.parse(s.heartbeat) : null;
     return {
       name: t.name,
-      state: s ? liveness(s.state, age!, pid !== null, config.stallAfterMs) : pid ? ('starting' as const) : ('stopped' as const),
+      state: s
+        ? liveness(s.state, age!, pid !== null, config.stallAfterMs)
+        : pid
+          ? ('starting' as const)
+          : ('stopped' as const),
       task: s?.task ?? null,
       heartbeatAgeMs: age,
       turns: s?.turns ?? 0,
@@ -84,21 +102,40 @@ export async function readTeamStatus(repoRoot: string, config: TeamConfig, now =
 }
 
 /** Why a failed task failed, as `teamd status` reports it. */
-export const failureReason = (t: Pick<Task, 'result'>): string => t.result?.error ?? t.result?.summary ?? 'no reason recorded';
+export const failureReason = (t: Pick<Task, 'result'>): string =>
+  t.result?.error ?? t.result?.summary ?? 'no reason recorded';
 
 async function taskSection(repoRoot: string): Promise<TeamStatus['tasks']> {
   const store = await TaskStore.open(repoRoot, { normalise: false });
-  const counts: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0, failed: 0, cancelled: 0 };
+  const counts: Record<TaskStatus, number> = {
+    pending: 0,
+    in_progress: 0,
+    completed: 0,
+    failed: 0,
+    cancelled: 0,
+  };
   const list = store.list().map((t) => {
     counts[t.status]++;
     const merge = (t.metadata.merge as { state?: string } | undefined)?.state ?? null;
     const reason = t.status === 'failed' ? failureReason(t) : null;
-    return { id: t.id, subject: t.subject, status: t.status, owner: t.owner, waitingFor: store.blockers(t.id), ready: store.isReady(t.id), merge, reason };
+    return {
+      id: t.id,
+      subject: t.subject,
+      status: t.status,
+      owner: t.owner,
+      waitingFor: store.blockers(t.id),
+      ready: store.isReady(t.id),
+      merge,
+      reason,
+    };
   });
   return { counts, list, problems: store.problems() };
 }
 
-async function cronSection(repoRoot: string, now: number): Promise<{ jobs: TeamStatus['cron']; problems: FileProblem[] }> {
+async function cronSection(
+  repoRoot: string,
+  now: number,
+): Promise<{ jobs: TeamStatus['cron']; problems: FileProblem[] }> {
   const { jobs, problems } = await new CronStore(repoRoot).list();
   const shown = jobs.map((j) => {
     const next = j.done ? null : nextFireAt(j, new Date(now));
@@ -110,5 +147,9 @@ async function cronSection(repoRoot: string, now: number): Promise<{ jobs: TeamS
 async function mergeSection(repoRoot: string, config: TeamConfig): Promise<TeamStatus['merges']> {
   const file = await readMergeQueueFile(mergeQueuePath(repoRoot), config.worktrees.integrationBranch);
   if (!file.ok) return [];
-  return file.value.entries.map((e) => ({ taskId: e.taskId, state: e.state, detail: e.refusal?.message ?? e.mergeCommit }));
+  return file.value.entries.map((e) => ({
+    taskId: e.taskId,
+    state: e.state,
+    detail: e.refusal?.message ?? e.mergeCommit,
+  }));
 }

@@ -1,11 +1,19 @@
-import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
+import { readJsonSync } from './json-file.js';
 import { teamPaths } from './paths.js';
 import { isGone, type ProcessIdentity } from './process-identity.js';
 
 /** What an owner file says about its process (written when the owner file is made). */
-const HolderSchema = z.object({ pid: z.number().int().positive(), start: z.string().nullable(), host: z.string() });
+const HolderSchema = z.object({
+  pid: z.number().int().positive(),
+  start: z.string().nullable(),
+  host: z.string(),
+});
+
+/** An owner file holds one small JSON record. */
+const OWNER_FILE_LIMIT = 64 * 1024;
 
 /** Clock skew allowed between the holder's refresh and our clock before an mtime counts as "in the future". */
 const FUTURE_SLACK_MS = 1_000;
@@ -15,12 +23,12 @@ export const isFuture = (stats: Stats, now = Date.now()): boolean => stats.mtime
 
 /** The process that holds the lock entry `path` (a hard link to its owner file), or null when it does not say. */
 export function holderOf(path: string): ProcessIdentity | null {
-  try {
-    const parsed = HolderSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null; // gone, a directory (a lock made by hand), or an owner file of an older teamd (empty)
-  }
+  // Gone, a directory (a lock made by hand), an owner file of an older teamd (empty), or anything
+  // hostile put in its place (a FIFO, a device link, deep JSON): refused unread through the safe reader.
+  const read = readJsonSync(path, path, OWNER_FILE_LIMIT);
+  if (read.kind !== 'ok') return null;
+  const parsed = HolderSchema.safeParse(read.value);
+  return parsed.success ? parsed.data : null;
 }
 
 /** A lock no writer will take over by itself, for `teamd validate` and `teamd status`. */

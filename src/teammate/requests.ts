@@ -5,7 +5,8 @@
  * and a restarted daemon all see the same queue. The answer travels back as a
  * message to the asking teammate; the file records it.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readStateSync, stateOr } from '../store/state-file.js';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -40,13 +41,8 @@ export async function saveRequest(repoRoot: string, req: PendingRequest): Promis
 export function loadRequest(repoRoot: string, id: string): PendingRequest | null {
   if (!ID_PATTERN.test(id) || id.includes('..')) return null;
   const file = join(requestsDir(repoRoot), `${id}.json`);
-  if (!existsSync(file)) return null;
-  try {
-    const parsed = RequestSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  // A FIFO, a device link, a huge or deep file put here is refused unread (recorded in stateProblems).
+  return stateOr(readStateSync(file, RequestSchema), null);
 }
 
 export function listRequests(repoRoot: string, status?: PendingRequest['status']): PendingRequest[] {
@@ -61,7 +57,13 @@ export function listRequests(repoRoot: string, status?: PendingRequest['status']
 
 /** The part of MailboxStore answering needs. */
 interface Sender {
-  send(m: { from: string; to: string; type: 'permission_response' | 'plan_approval_response'; content: string; metadata: Record<string, unknown> }): Promise<{ ok: boolean; error?: unknown }>;
+  send(m: {
+    from: string;
+    to: string;
+    type: 'permission_response' | 'plan_approval_response';
+    content: string;
+    metadata: Record<string, unknown>;
+  }): Promise<{ ok: boolean; error?: unknown }>;
 }
 
 export type Answer = { ok: true; request: PendingRequest } | { ok: false; error: string };
@@ -96,6 +98,10 @@ export async function answerRequest(
     content: `${plan ? 'Plan' : `Permission for ${req.tool ?? 'the tool'}`} ${verdict.approve ? 'approved' : 'rejected'}${reason ? `: ${reason}` : ''}`,
     metadata: { request_id: id, approve: verdict.approve, reason },
   });
-  if (!sent.ok) return { ok: false, error: `answer recorded, but the message to ${req.agent} failed: ${String(sent.error)}` };
+  if (!sent.ok)
+    return {
+      ok: false,
+      error: `answer recorded, but the message to ${req.agent} failed: ${String(sent.error)}`,
+    };
   return { ok: true, request: answered };
 }

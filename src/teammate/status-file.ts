@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readStateSync } from '../store/state-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { Usage } from '../model/types.js';
@@ -92,7 +93,11 @@ export class StatusFile {
     this.lastWrite = Date.now();
     this.status.heartbeat = new Date().toISOString();
     try {
-      await writeFileAtomic(join(agentsStateDir(this.repoRoot), `${this.status.name}.json`), JSON.stringify(this.status, null, 2), { durable: false });
+      await writeFileAtomic(
+        join(agentsStateDir(this.repoRoot), `${this.status.name}.json`),
+        JSON.stringify(this.status, null, 2),
+        { durable: false },
+      );
     } catch {
       // status is an observer; a failed write is retried at the next heartbeat
     }
@@ -105,12 +110,9 @@ export function readAgentStatuses(repoRoot: string): AgentStatus[] {
   if (!existsSync(dir)) return [];
   const out: AgentStatus[] = [];
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
-    try {
-      const parsed = AgentStatusSchema.safeParse(JSON.parse(readFileSync(join(dir, f), 'utf8')));
-      if (parsed.success) out.push(parsed.data);
-    } catch {
-      // a half-written file cannot exist (atomic writes); anything else is foreign
-    }
+    // Anything but a valid status (a FIFO, a device link, a deep or huge file) is skipped unread and recorded.
+    const read = readStateSync(join(dir, f), AgentStatusSchema);
+    if (read.kind === 'ok') out.push(read.value);
   }
   return out;
 }

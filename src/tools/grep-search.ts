@@ -76,7 +76,7 @@ async function filesToSearch(query: GrepQuery): Promise<string[]> {
 
 async function readSearchable(file: string): Promise<string | null> {
   const info = await stat(file).catch(() => null);
-  if (info === null || info.size > MAX_FILE_BYTES) return null;
+  if (info === null || !info.isFile() || info.size > MAX_FILE_BYTES) return null; // a FIFO would block the read
   const bytes = await readFile(file).catch(() => null);
   if (bytes === null || bytes.subarray(0, 8000).includes(0)) return null; // binary
   return bytes.toString('utf8');

@@ -58,6 +58,8 @@ async function whyUnreadable(absPath: string, shown: string): Promise<string | n
   const info = await stat(absPath).catch(() => null);
   if (info === null) return `${shown} does not exist.`;
   if (info.isDirectory()) return `${shown} is a directory: use glob, or bash \`ls\`, to list it.`;
+  // A FIFO would block the read forever, a device never end: only regular files are read.
+  if (!info.isFile()) return `${shown} is not a regular file (a FIFO, socket or device): it is not read.`;
   if (info.size > READ_LIMITS.maxFileBytes) {
     return `${shown} is ${info.size} bytes, more than the ${READ_LIMITS.maxFileBytes}-byte limit: use grep or bash (head, sed -n) to look inside it.`;
   }

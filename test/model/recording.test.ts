@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,4 +199,26 @@ describe('createModelClient', () => {
     await collect(model, requestOf('hi', { maxTokens: 4096 }));
     expect(server.requests[0]!.body!.max_tokens).toBe(64);
   });
+});
+
+it('a recorder whose file changed while it held the lock (a takeover after a stall) fails its write: the other step stays', async () => {
+  const file = join(dir, 'fenced.json');
+  await RecordingModel.startFile(file);
+  const other = {
+    description: 'Recorded by teamd',
+    steps: [{ content: [{ type: 'text', text: 'by the other recorder' }] }],
+  };
+  // Just before the commit: another recorder (that took the lock over) wrote its step.
+  const beforeCommit = (target: string) =>
+    void (target === file && writeFileSync(target, JSON.stringify(other)));
+  const recorder = new RecordingModel(
+    new ScriptedModel({ steps: [{ content: [{ type: 'text', text: 'mine' }] }] }),
+    {
+      file,
+      lock: { beforeCommit },
+    },
+  );
+  await collect(recorder, requestOf('go'));
+  expect(recorder.errors.join('\n')).toMatch(/fenced\.json.*lost race/);
+  expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(other);
 });

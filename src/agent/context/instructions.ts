@@ -4,7 +4,7 @@
  * outermost first, so the most specific instructions come last.
  */
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readRepoFile, REPO_FILE_LIMITS } from '../../store/repo-file.js';
 import { join, relative, sep } from 'node:path';
 
 export interface InstructionFile {
@@ -22,13 +22,11 @@ export function foldersDownTo(root: string, cwd: string): string[] {
 }
 
 /** Most candidates do not exist: asked without an exception (their stack traces cost more than the read). */
-export async function readIfPresent(file: string): Promise<string | null> {
+export async function readIfPresent(file: string, root = '/'): Promise<string | null> {
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return null;
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
+  // A regular file (or a link to one inside `root`) within the cap: anything swapped in meanwhile is refused.
+  const read = await readRepoFile(file, root, REPO_FILE_LIMITS.config);
+  return read.kind === 'text' ? read.text : null;
 }
 
 export async function instructionChain(
@@ -40,7 +38,7 @@ export async function instructionChain(
   for (const folder of foldersDownTo(root, cwd)) {
     for (const name of names) {
       const file = join(folder, name);
-      const text = await readIfPresent(file);
+      const text = await readIfPresent(file, root);
       if (text !== null && text.trim() !== '') found.push({ path: relative(root, file), text: text.trim() });
     }
   }

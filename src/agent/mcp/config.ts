@@ -1,5 +1,7 @@
 /** Reading `.mcp.json`: each server validated on its own, `${VAR}` expanded. */
-import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { textDepthProblem } from '../../store/json-bounds.js';
+import { readRepoFile, REPO_FILE_LIMITS } from '../../store/repo-file.js';
 import { z } from 'zod';
 import {
   McpConfigFileSchema,
@@ -53,13 +55,16 @@ export async function loadMcpConfig(
   file: string,
   env: Record<string, string | undefined> = process.env,
 ): Promise<McpConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    return { servers: new Map(), problems: missing ? [] : [`${file}: ${(error as Error).message}`] };
-  }
+  // A teammate can write here: a FIFO, /dev/zero, a huge file or a link out of its folder is refused unread.
+  const read = await readRepoFile(file, dirname(file), REPO_FILE_LIMITS.config);
+  if (read.kind !== 'text')
+    return {
+      servers: new Map(),
+      problems: read.kind === 'missing' ? [] : [`${file}: ${read.problem.message}`],
+    };
+  const text = read.text;
+  const deep = textDepthProblem(text);
+  if (deep !== undefined) return { servers: new Map(), problems: [`${file}: not JSON (${deep})`] };
   let json: unknown;
   try {
     json = JSON.parse(text);

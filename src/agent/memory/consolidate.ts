@@ -8,10 +8,12 @@
  * merge touches is first copied to `.snapshots/consolidate-<time>/`, so
  * `restoreMemorySnapshot(dir, thatFolder)` undoes it. Runs under the lock.
  */
-import { mkdir, copyFile, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, copyFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { renderMemory } from './files.js';
+import type { Fence, LockOptions } from '../../store/lock.js';
 import { listMemories, rebuildIndex, snapshotDir, withMemoryLock } from './store.js';
 import type { MemoryEntry } from './types.js';
 
@@ -20,6 +22,8 @@ export interface ConsolidateOptions {
   threshold?: number;
   /** Word overlap (0–1) from which two memories of one type are duplicates. Default 0.8. */
   similarity?: number;
+  /** Lock options (tests: a short staleness, a stop inside the critical section). */
+  lock?: LockOptions;
 }
 
 export interface ConsolidateResult {
@@ -93,34 +97,44 @@ async function snapshotAll(dir: string, files: string[]): Promise<string> {
   return folder;
 }
 
+/** Removes a merged-away memory only while the lock is still ours (else LockLostError, nothing removed). */
+function removeFenced(file: string, fence: Fence): void {
+  fence.verify(file);
+  rmSync(file, { force: true });
+}
+
 export async function consolidateMemories(
   dir: string,
   opts: ConsolidateOptions = {},
 ): Promise<ConsolidateResult> {
-  return withMemoryLock(dir, async () => {
-    const { entries } = await listMemories(dir);
-    const none = {
-      consolidated: false,
-      before: entries.length,
-      after: entries.length,
-      merges: [],
-      snapshot: null,
-    };
-    if (entries.length <= (opts.threshold ?? 40)) return none;
-    const groups = duplicateGroups(entries, opts.similarity ?? 0.8);
-    if (groups.length === 0) return none;
-    const snapshot = await snapshotAll(
-      dir,
-      groups.flat().map((e) => e.file),
-    );
-    const merges: ConsolidateResult['merges'] = [];
-    for (const group of groups) {
-      const { keep, drop } = mergeGroup(group);
-      await writeFileAtomic(keep.file, renderMemory(keep));
-      await Promise.all(drop.map((e) => rm(e.file, { force: true })));
-      merges.push({ into: keep.name, from: drop.map((e) => e.name) });
-    }
-    const after = (await rebuildIndex(dir)).length;
-    return { consolidated: true, before: entries.length, after, merges, snapshot };
-  });
+  return withMemoryLock(
+    dir,
+    async (fence) => {
+      const { entries } = await listMemories(dir);
+      const none = {
+        consolidated: false,
+        before: entries.length,
+        after: entries.length,
+        merges: [],
+        snapshot: null,
+      };
+      if (entries.length <= (opts.threshold ?? 40)) return none;
+      const groups = duplicateGroups(entries, opts.similarity ?? 0.8);
+      if (groups.length === 0) return none;
+      const snapshot = await snapshotAll(
+        dir,
+        groups.flat().map((e) => e.file),
+      );
+      const merges: ConsolidateResult['merges'] = [];
+      for (const group of groups) {
+        const { keep, drop } = mergeGroup(group);
+        await writeFileAtomic(keep.file, renderMemory(keep), { fence });
+        for (const e of drop) removeFenced(e.file, fence);
+        merges.push({ into: keep.name, from: drop.map((e) => e.name) });
+      }
+      const after = (await rebuildIndex(dir, fence)).length;
+      return { consolidated: true, before: entries.length, after, merges, snapshot };
+    },
+    opts.lock,
+  );
 }

@@ -1,7 +1,7 @@
 /** One memory file: its name rules, its path, reading and rendering it. */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { readTeamFile } from '../../store/team-file.js';
 import type { Outcome } from '../../store/types.js';
 import { fieldText, parseFrontMatter, renderFrontMatter } from '../context/front-matter.js';
 import { MEMORY_INDEX, MemoryFrontMatterSchema, type MemoryEntry } from './types.js';
@@ -39,9 +39,24 @@ export function parseMemory(text: string, file: string): Outcome<MemoryEntry> {
   return { ok: true, value: { ...front.data, body: doc.value.body, file } };
 }
 
+/** A memory file is small: anything past this is refused unread (as is a link, FIFO or device). */
+export const MEMORY_FILE_LIMIT = 1024 * 1024;
+
+/** The text of a memory file, read through the safe reader (a FIFO or /dev/zero link is refused, never read). */
+export async function readMemoryText(file: string): Promise<Outcome<string>> {
+  const read = await readTeamFile(file, file, MEMORY_FILE_LIMIT);
+  if (read.kind === 'text') return { ok: true, value: read.text };
+  return {
+    ok: false,
+    error: read.kind === 'missing' ? `${file}: missing` : `${file}: ${read.problem.message}`,
+  };
+}
+
 export async function readMemory(file: string): Promise<Outcome<MemoryEntry>> {
+  const text = await readMemoryText(file);
+  if (!text.ok) return text;
   try {
-    return parseMemory(await readFile(file, 'utf8'), file);
+    return parseMemory(text.value, file);
   } catch (error) {
     return { ok: false, error: `${file}: ${(error as Error).message}` };
   }

@@ -4,10 +4,12 @@
  * it holds. What is replaced is snapshotted in turn, so a restore can be
  * undone too.
  */
-import { copyFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
+import { writeFileAtomic } from '../../store/atomic.js';
+import type { Fence } from '../../store/lock.js';
 import type { Outcome } from '../../store/types.js';
-import { memoryFile, readMemory } from './files.js';
+import { memoryFile, parseMemory, readMemoryText } from './files.js';
 import { rebuildIndex, snapshotDir, snapshotMemory, withMemoryLock } from './store.js';
 
 async function filesOf(snapshot: string): Promise<string[]> {
@@ -15,11 +17,13 @@ async function filesOf(snapshot: string): Promise<string[]> {
   return (await readdir(snapshot)).filter((n) => n.endsWith('.md')).map((n) => join(snapshot, n));
 }
 
-async function restoreOne(dir: string, file: string): Promise<Outcome<string>> {
-  const entry = await readMemory(file);
+async function restoreOne(dir: string, file: string, fence: Fence): Promise<Outcome<string>> {
+  const text = await readMemoryText(file);
+  if (!text.ok) return text;
+  const entry = parseMemory(text.value, file);
   if (!entry.ok) return entry;
   await snapshotMemory(dir, entry.value.name);
-  await copyFile(file, memoryFile(dir, entry.value.name));
+  await writeFileAtomic(memoryFile(dir, entry.value.name), text.value, { fence });
   return { ok: true, value: entry.value.name };
 }
 
@@ -29,7 +33,7 @@ export async function restoreMemorySnapshot(dir: string, snapshot: string): Prom
   if (relative(snapshotDir(dir), path).startsWith('..')) {
     return { ok: false, error: `${snapshot}: not inside ${snapshotDir(dir)}` };
   }
-  return withMemoryLock(dir, async () => {
+  return withMemoryLock(dir, async (fence) => {
     let files: string[];
     try {
       files = await filesOf(path);
@@ -38,11 +42,11 @@ export async function restoreMemorySnapshot(dir: string, snapshot: string): Prom
     }
     const restored: string[] = [];
     for (const file of files) {
-      const one = await restoreOne(dir, file);
+      const one = await restoreOne(dir, file, fence);
       if (!one.ok) return one;
       restored.push(one.value);
     }
-    await rebuildIndex(dir);
+    await rebuildIndex(dir, fence);
     return { ok: true, value: restored };
   });
 }

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../store/atomic.js';
-import { withLock } from '../../store/lock.js';
+import { LockLostError, withLock, type Fence, type LockOptions } from '../../store/lock.js';
 import type { Outcome } from '../../store/types.js';
 import { indexLine, memoryFile, readMemory, renderMemory, sanitizeMemoryName } from './files.js';
 import {
@@ -22,9 +22,16 @@ import {
 export const memoryIndexFile = (dir: string): string => join(dir, MEMORY_INDEX);
 export const snapshotDir = (dir: string): string => join(dir, SNAPSHOT_DIR);
 
-/** Runs `fn` holding the memory folder's cross-process lock. */
-export const withMemoryLock = <T>(dir: string, fn: () => Promise<T>): Promise<T> =>
-  withLock(memoryIndexFile(dir), fn);
+/**
+ * Runs `fn` holding the memory folder's cross-process lock; every write under
+ * it passes the hold's Fence, so a holder stalled past the lock's staleness
+ * fails (LockLostError) instead of overwriting what another process wrote.
+ */
+export const withMemoryLock = <T>(
+  dir: string,
+  fn: (fence: Fence) => Promise<T>,
+  lock?: LockOptions,
+): Promise<T> => withLock(memoryIndexFile(dir), fn, lock);
 
 export interface MemoryListing {
   entries: MemoryEntry[];
@@ -51,10 +58,10 @@ export function renderIndex(entries: MemoryEntry[]): string {
   return `# Memory index\n\n${lines.length > 0 ? lines.join('\n') : '(no memories yet)'}\n`;
 }
 
-/** Rewrites MEMORY.md from the files (call with the lock held). */
-export async function rebuildIndex(dir: string): Promise<MemoryEntry[]> {
+/** Rewrites MEMORY.md from the files (call with the lock held, passing its fence). */
+export async function rebuildIndex(dir: string, fence: Fence): Promise<MemoryEntry[]> {
   const { entries } = await listMemories(dir);
-  await writeFileAtomic(memoryIndexFile(dir), renderIndex(entries));
+  await writeFileAtomic(memoryIndexFile(dir), renderIndex(entries), { fence });
   return entries;
 }
 
@@ -93,14 +100,27 @@ function validated(input: MemoryInput): Outcome<Omit<MemoryEntry, 'file'>> {
 }
 
 /** Writes one memory (snapshotting what it replaces) and the index, under the lock. */
-export async function writeMemory(dir: string, input: MemoryInput): Promise<Outcome<WrittenMemory>> {
+export async function writeMemory(
+  dir: string,
+  input: MemoryInput,
+  lock?: LockOptions,
+): Promise<Outcome<WrittenMemory>> {
   const checked = validated(input);
   if (!checked.ok) return checked;
   const entry = { ...checked.value, file: memoryFile(dir, checked.value.name) };
-  return withMemoryLock(dir, async () => {
-    const snapshot = await snapshotMemory(dir, entry.name);
-    await writeFileAtomic(entry.file, renderMemory(entry));
-    await rebuildIndex(dir);
-    return { ok: true, value: { entry, snapshot } };
-  });
+  try {
+    return await withMemoryLock(
+      dir,
+      async (fence) => {
+        const snapshot = await snapshotMemory(dir, entry.name);
+        await writeFileAtomic(entry.file, renderMemory(entry), { fence });
+        await rebuildIndex(dir, fence);
+        return { ok: true, value: { entry, snapshot } };
+      },
+      lock,
+    );
+  } catch (err) {
+    if (err instanceof LockLostError) return { ok: false, error: `memory ${entry.name}: ${err.message}` };
+    throw err;
+  }
 }

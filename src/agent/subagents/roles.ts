@@ -4,7 +4,8 @@
  * of a name replaces an earlier one). A bad file is reported and left out.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readRepoFile, REPO_FILE_LIMITS } from '../../store/repo-file.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseRoleFile } from './role-file.js';
@@ -27,7 +28,9 @@ export interface LoadedRoles {
   problems: string[];
 }
 
-async function roleFiles(projectRoot: string): Promise<{ file: string; text: string }[]> {
+type RoleFile = { file: string; text: string } | { file: string; problem: string };
+
+async function roleFiles(projectRoot: string): Promise<RoleFile[]> {
   const dir = join(projectRoot, '.claude', 'agents');
   if (!existsSync(dir)) return []; // the usual case, without an exception
   let names: string[];
@@ -36,9 +39,20 @@ async function roleFiles(projectRoot: string): Promise<{ file: string; text: str
   } catch {
     return [];
   }
-  return Promise.all(
-    names.map(async (n) => ({ file: join(dir, n), text: await readFile(join(dir, n), 'utf8') })),
-  );
+  return Promise.all(names.map((n) => roleFile(join(dir, n), projectRoot)));
+}
+
+/**
+ * A role file's text, or why it was refused: a teammate can write here, and a FIFO, /dev/zero,
+ * a huge file or a link out of the repository must be a problem of that file, never a hang.
+ */
+async function roleFile(file: string, root: string): Promise<RoleFile> {
+  const read = await readRepoFile(file, root, REPO_FILE_LIMITS.config);
+  if (read.kind === 'text') return { file, text: read.text };
+  return {
+    file,
+    problem: `${read.kind === 'missing' ? file : read.problem.file}: ${read.kind === 'missing' ? 'gone' : read.problem.message}`,
+  };
 }
 
 export async function loadRoles(
@@ -48,8 +62,12 @@ export async function loadRoles(
 ): Promise<LoadedRoles> {
   const roles = new Map([[GENERAL_PURPOSE, GENERAL_PURPOSE_ROLE]]);
   const problems: string[] = [];
-  for (const { file, text } of readFiles ? await roleFiles(projectRoot) : []) {
-    const role = parseRoleFile(text, file);
+  for (const found of readFiles ? await roleFiles(projectRoot) : []) {
+    if ('problem' in found) {
+      problems.push(found.problem);
+      continue;
+    }
+    const role = parseRoleFile(found.text, found.file);
     if (role.ok) roles.set(role.value.name, role.value);
     else problems.push(role.error);
   }

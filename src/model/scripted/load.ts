@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { textDepthProblem } from '../../store/json-bounds.js';
+import { readRepoFile, REPO_FILE_LIMITS } from '../../store/repo-file.js';
 import type { Outcome } from '../../store/types.js';
 import { ScriptSchema, type Script } from './schema.js';
 
@@ -11,12 +12,15 @@ export function parseScript(raw: unknown, source: string): Outcome<Script> {
 }
 
 export async function loadScript(file: string): Promise<Outcome<Script>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    return { ok: false, error: `${file}: cannot read the script: ${(err as Error).message}` };
+  // Only a regular file within the cap (a FIFO or /dev/zero put here must not hang or fill the reader).
+  const read = await readRepoFile(file, '/', REPO_FILE_LIMITS.script);
+  if (read.kind !== 'text') {
+    const why = read.kind === 'missing' ? 'no such file' : read.problem.message;
+    return { ok: false, error: `${file}: cannot read the script: ${why}` };
   }
+  const text = read.text;
+  const deep = textDepthProblem(text);
+  if (deep !== undefined) return { ok: false, error: `${file}: invalid JSON: ${deep}` };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -11,7 +11,8 @@
  * could pick from that directory and refuses if one names any of these keys.
  * The user's global and system config are the user's own and are trusted.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readTeamFileSync } from '../../store/team-file.js';
 import path from 'node:path';
 
 /** A key (at a line's start or after a section header) or an include section: git config syntax. */
@@ -74,8 +75,9 @@ function configFiles(gitDir: string): string[] {
 function readConfig(file: string): string | null {
   try {
     if (!existsSync(file)) return null;
-    if (statSync(file).size > MAX_CONFIG_BYTES) return null;
-    return readFileSync(file, 'utf8');
+    // Regular files only, within the cap (a FIFO must not hang the check; a refused file refuses the command).
+    const read = readTeamFileSync(file, file, MAX_CONFIG_BYTES);
+    return read.kind === 'text' ? read.text : null;
   } catch {
     return null;
   }

@@ -3,8 +3,11 @@
 // write commits prints `inside <file>` and sends itself SIGSTOP. The test lets
 // another process take the lock over, then sends SIGCONT; the command's outcome
 // is printed as `result <json>`. Args: <repoRoot> <staleMs>.
-// Commands: `claim <task> <owner>`, `send <to> <text>`, `fire <job> <slotIso>`.
+// Commands: `claim <task> <owner>`, `send <to> <text>`, `fire <job> <slotIso>`,
+// `memory <name> <body>` (a memory in <repoRoot>/.memory).
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { writeMemory } from '../../../src/agent/memory/store.js';
 import { CronStore } from '../../../src/store/cron/index.js';
 import type { LockOptions } from '../../../src/store/lock.js';
 import { MailboxStore } from '../../../src/store/mailbox/index.js';
@@ -33,6 +36,14 @@ const commands: Record<string, (a: string, b: string) => Promise<unknown>> = {
   },
   send: (to, content) => ((armed = true), mailbox.send({ from: 'stalled', to, content })),
   fire: (id, slot) => ((armed = true), cron.markFired(id, slot)),
+  memory: (name, body) => (
+    (armed = true),
+    writeMemory(
+      join(repoRoot, '.memory'),
+      { name, description: `by the stalled holder`, type: 'project', body },
+      lock,
+    )
+  ),
 };
 
 console.log('ready');
