@@ -13,7 +13,7 @@ export async function checkConfig(
       check: failed(
         'config',
         resolved.error,
-        'fix the field named above in .team/config.json (see docs/CONFIG.md), or run `teamd validate`',
+        'fix the field named above in .team/config.json (see docs/TEAM.md, "Configuration"), or run `teamd validate`',
       ),
       config: null,
     };
