@@ -103,7 +103,10 @@ function pipeOutput(child: ChildProcessWithoutNullStreams, run: GroupRun): void 
 /** Waits for the output to drain (bounded), then ends leftovers if asked. */
 async function afterExit(child: ChildProcessWithoutNullStreams, run: GroupRun): Promise<void> {
   const closed = new Promise((r) => child.once('close', r));
-  await Promise.race([closed, new Promise((r) => setTimeout(r, run.drainMs))]);
+  let drain: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise((r) => (drain = setTimeout(r, run.drainMs)))]);
+  // Cleared, or a headless run would wait out the drain time before it can exit.
+  clearTimeout(drain);
   if (run.killLeftovers && child.pid !== undefined) await killProcessGroup(child.pid, 200);
   child.stdout.destroy();
   child.stderr.destroy();

@@ -25,6 +25,14 @@ describe('bash tool', () => {
   });
   afterEach(async () => t.close());
 
+  it('leaves no timer behind once a command has ended (a headless run can exit at once)', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const out = await t.run(bashTool, { command: 'echo hi' });
+    expect(out.isError).toBe(false);
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
   it('returns output, stderr and a zero exit as success', async () => {
     const out = await t.run(bashTool, { command: 'echo out; echo err >&2' });
     expect(out.isError).toBe(false);
