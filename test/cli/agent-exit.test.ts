@@ -7,25 +7,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
+import { useFakeEndpoint } from '../support/fake-endpoint.js';
 import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
 import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { teamd } from './run-teamd.js';
 
+const endpoint = useFakeEndpoint();
 let server: FakeAnthropicServer | undefined;
 const dirs: string[] = [];
-const saved = { url: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  for (const [name, value] of [
-    ['ANTHROPIC_BASE_URL', saved.url],
-    ['ANTHROPIC_API_KEY', saved.key],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
 });
 
 function workDir(): string {
@@ -40,9 +31,7 @@ const SAY_HI: ScriptInput = {
 const json = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
 
 it('a refused key: the json result is an error and the exit code is 1', async () => {
-  server = await startFakeAnthropicServer({ script: SAY_HI });
-  process.env.ANTHROPIC_BASE_URL = server.url;
-  process.env.ANTHROPIC_API_KEY = 'test-key';
+  server = await endpoint.start({ script: SAY_HI });
   server.inject({ kind: 'auth' });
   const run = await teamd(
     workDir(),
@@ -59,9 +48,7 @@ it('a refused key: the json result is an error and the exit code is 1', async ()
 });
 
 it('the same server without the fault: success, exit code 0', async () => {
-  server = await startFakeAnthropicServer({ script: SAY_HI });
-  process.env.ANTHROPIC_BASE_URL = server.url;
-  process.env.ANTHROPIC_API_KEY = 'test-key';
+  server = await endpoint.start({ script: SAY_HI });
   const run = await teamd(
     workDir(),
     'agent',

@@ -4,8 +4,8 @@
  * SDK against the fake Messages API on 127.0.0.1; the real `teamd run`
  * process; a real lead with worker threads for the mail.
  */
-import { afterEach, expect, it } from 'vitest';
-import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
+import { expect, it } from 'vitest';
+import { useFakeEndpoint } from '../support/fake-endpoint.js';
 import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
 import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { readEvents } from '../../src/observe/event-log.js';
@@ -15,19 +15,8 @@ import { spawnCli } from './support/cli.js';
 import { genericTaskScript, makeTeamRepo, startLead, teamPerTest } from './support/harness.js';
 
 const team = teamPerTest();
+const endpoint = useFakeEndpoint();
 let server: FakeAnthropicServer | undefined;
-const saved = { url: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  for (const [name, value] of [
-    ['ANTHROPIC_BASE_URL', saved.url],
-    ['ANTHROPIC_API_KEY', saved.key],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
 
 const LEAD_PLANS: ScriptInput = {
   rules: [
@@ -42,9 +31,7 @@ const LEAD_PLANS: ScriptInput = {
 };
 
 async function claudeTeam(config: Record<string, unknown> = {}) {
-  server = await startFakeAnthropicServer({ script: LEAD_PLANS });
-  process.env.ANTHROPIC_BASE_URL = server.url;
-  process.env.ANTHROPIC_API_KEY = 'test-key';
+  server = await endpoint.start({ script: LEAD_PLANS });
   return team.repo(
     makeTeamRepo({
       script: LEAD_PLANS,

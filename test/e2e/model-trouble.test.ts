@@ -10,9 +10,9 @@
  *   attempt meets an outage fails, after its attempts, saying why.
  */
 import { existsSync } from 'node:fs';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { pausePath } from '../../src/lead/pause-file.js';
-import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
+import { useFakeEndpoint } from '../support/fake-endpoint.js';
 import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
 import { teamd } from '../cli/run-teamd.js';
 import { tasksOnDisk } from '../faults/support/files.js';
@@ -20,23 +20,11 @@ import { genericTaskScript, makeTeamRepo, startLead, teamPerTest, until } from '
 
 const team = teamPerTest();
 const RETRIES = 6; // AnthropicModel's default
+const endpoint = useFakeEndpoint();
 let server: FakeAnthropicServer | undefined;
-const savedEnv = { url: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
-afterEach(async () => {
-  await server?.close();
-  for (const [name, value] of [
-    ['ANTHROPIC_BASE_URL', savedEnv.url],
-    ['ANTHROPIC_API_KEY', savedEnv.key],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
 
 async function claudeTeam(config: Record<string, unknown> = {}) {
-  server = await startFakeAnthropicServer({ script: genericTaskScript() });
-  process.env.ANTHROPIC_BASE_URL = server.url; // the lead's client reads these when it is built
-  process.env.ANTHROPIC_API_KEY = 'test-key';
+  server = await endpoint.start({ script: genericTaskScript() });
   return team.repo(
     makeTeamRepo({
       script: genericTaskScript(),

@@ -8,43 +8,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CronStore } from '../../src/store/cron/index.js';
 import { MailboxStore } from '../../src/store/mailbox/index.js';
 import { TaskStore } from '../../src/store/tasks/index.js';
-import { raceScript, spawnTs, type TsChild } from '../support/race/spawn-ts.js';
-import { untilStopped } from '../support/race/stopped.js';
-import { tempRepo } from './temp-repo.js';
+import { useStalledHolder } from '../support/race/stalled-holder.js';
 
 const STALE_MS = 300;
 const lock = { staleMs: STALE_MS };
 
-let repo: Awaited<ReturnType<typeof tempRepo>>;
-let holder: TsChild;
-beforeEach(async () => {
-  repo = await tempRepo('teamd-fence-');
-  holder = spawnTs(raceScript('stall-holder.ts'), [repo.root, String(STALE_MS)]);
-  await holder.waitForLine((l) => l === 'ready');
-});
-afterEach(async () => {
-  holder.child.kill('SIGKILL');
-  await holder.exited;
-  await repo.cleanup();
-});
-
-/** Sends `command` to the holder and waits until it stopped itself inside the lock. */
-async function stallInside(command: string): Promise<void> {
-  holder.child.stdin!.write(`${command}\n`);
-  await holder.waitForLine((l) => l.startsWith('inside '));
-  await untilStopped(holder.child.pid!);
-}
-
-/** Continues the holder and returns the outcome of its command. */
-async function resume(): Promise<{ ok: boolean; error?: string }> {
-  holder.child.kill('SIGCONT');
-  const line = await holder.waitForLine((l) => l.startsWith('result '));
-  return JSON.parse(line.slice('result '.length)) as { ok: boolean; error?: string };
-}
+const holder = useStalledHolder('teamd-fence-', STALE_MS);
+const repo = holder;
+const { stallInside, resume } = holder;
 
 it('tasks: a claimer stopped past the staleness cannot put back a task another process claimed and completed', async () => {
   const tasks = await TaskStore.open(repo.root, { lock });
@@ -73,7 +48,14 @@ it('mailboxes: a sender stopped past the staleness does not erase the messages d
   expect(stalled.ok).toBe(false);
   expect(stalled.error).toMatch(/lost race/);
   const inbox = (await mailbox.peek('ann')).map((m) => m.content);
-  expect(inbox).toEqual(['before', 'meanwhile 0', 'meanwhile 1', 'meanwhile 2', 'meanwhile 3', 'meanwhile 4']);
+  expect(inbox).toEqual([
+    'before',
+    'meanwhile 0',
+    'meanwhile 1',
+    'meanwhile 2',
+    'meanwhile 3',
+    'meanwhile 4',
+  ]);
   // The stalled sender was told it failed, so it may send again: nothing lost, nothing twice.
   expect((await mailbox.send({ from: 'stalled', to: 'ann', content: 'again' })).ok).toBe(true);
   expect(await mailbox.problems()).toEqual([]);

@@ -7,41 +7,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { listMemories, writeMemory } from '../../../src/agent/memory/store.js';
-import { raceScript, spawnTs, type TsChild } from '../../support/race/spawn-ts.js';
-import { untilStopped } from '../../support/race/stopped.js';
-import { tempRepo } from '../../store/temp-repo.js';
+import { useStalledHolder } from '../../support/race/stalled-holder.js';
 
 const STALE_MS = 300;
 
-let repo: Awaited<ReturnType<typeof tempRepo>>;
-let holder: TsChild;
-beforeEach(async () => {
-  repo = await tempRepo('teamd-memory-fence-');
-  holder = spawnTs(raceScript('stall-holder.ts'), [repo.root, String(STALE_MS)]);
-  await holder.waitForLine((l) => l === 'ready');
-});
-afterEach(async () => {
-  holder.child.kill('SIGKILL');
-  await holder.exited;
-  await repo.cleanup();
-});
+const holder = useStalledHolder('teamd-memory-fence-', STALE_MS);
 
 const memory = (name: string, body: string) => ({ name, description: `a fact`, type: 'project', body });
 
 it('a memory writer stopped past the staleness does not overwrite the memory another process wrote meanwhile', async () => {
-  const dir = join(repo.root, '.memory');
+  const dir = join(holder.root, '.memory');
   expect((await writeMemory(dir, memory('before', 'written first'))).ok).toBe(true);
-  holder.child.stdin!.write('memory shared stalled-body\n');
-  await holder.waitForLine((l) => l.startsWith('inside '));
-  await untilStopped(holder.child.pid!);
+  await holder.stallInside('memory shared stalled-body');
   // takes the folder's lock over after STALE_MS
   expect((await writeMemory(dir, memory('shared', 'fresh body'), { staleMs: STALE_MS })).ok).toBe(true);
   expect((await writeMemory(dir, memory('other', 'also meanwhile'), { staleMs: STALE_MS })).ok).toBe(true);
-  holder.child.kill('SIGCONT');
-  const line = await holder.waitForLine((l) => l.startsWith('result '));
-  const stalled = JSON.parse(line.slice('result '.length)) as { ok: boolean; error?: string };
+  const stalled = await holder.resume();
   expect(stalled.ok).toBe(false);
   expect(stalled.error).toMatch(/lost race/);
   expect(readFileSync(join(dir, 'shared.md'), 'utf8')).toContain('fresh body');
