@@ -40,6 +40,20 @@ export type AgentEvent = EventBase &
     /** Notices: retries, hook feedback, an MCP server that failed to start, a continued answer, … */
     | { type: 'system'; subtype: 'notice' | 'hook' | 'retry'; message: string }
     /**
+     * The model call failed and will be retried (one per attempt; Claude Code's
+     * `system/api_retry`). `error_status` is the HTTP status, null for a
+     * connection or stream failure.
+     */
+    | {
+        type: 'system';
+        subtype: 'api_retry';
+        attempt: number;
+        max_retries: number;
+        retry_delay_ms: number;
+        error_status: number | null;
+        error: string;
+      }
+    /**
      * The conversation was compacted (see src/agent/context/types.ts for the
      * stages). `messages` is the whole conversation from here on: a transcript
      * reader starts its fold again from it.

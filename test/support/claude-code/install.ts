@@ -49,7 +49,7 @@ function installInto(dir: string, version: string): string | null {
 
 function versionOf(bin: string): string | null {
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 });
-  return r.status === 0 ? r.stdout.trim().split(' ')[0] : null;
+  return r.status === 0 ? (r.stdout.trim().split(' ')[0] ?? null) : null;
 }
 
 /** The pinned CLI, installing it on first use; a reason (for a skip line) when that cannot be done. */
