@@ -5,7 +5,9 @@
  */
 import type { HookOutcome } from '../hooks/types.js';
 import { SESSION_CWD_KEY } from '../tools/context.js';
-import { decidePermission } from './permission-step.js';
+import { claudeCodeToolName } from '../tools/claude-names.js';
+import { ifRuleTest, toolPayload, type CallPlace } from './hook-calls.js';
+import { decidePermission, type AskAnswer } from './permission-step.js';
 import * as errors from './tool-errors.js';
 import { errorOutcome, type CallOutcome, type ReadyCall, type ToolCallEnv } from './tool-call-types.js';
 
@@ -15,19 +17,47 @@ function shellCwd(env: ToolCallEnv): string {
   return typeof kept === 'string' ? kept : env.context.cwd;
 }
 
-async function preToolUse(
+/** The root and the shell's cwd: what paths in a call are relative to. */
+export function placeOf(env: ToolCallEnv): CallPlace {
+  return { root: env.context.root, cwd: shellCwd(env) };
+}
+
+/** Runs a tool event's hooks with Claude Code's payload, matcher and `if` test. */
+export function toolHooks(
+  event: 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' | 'PostToolUseFailure',
   call: ReadyCall,
+  input: unknown,
   env: ToolCallEnv,
+  extra: Record<string, unknown>,
   signal: AbortSignal,
-): Promise<HookOutcome | null> {
-  if (!env.hooks) return null;
-  const payload = {
-    ...env.hookBase,
-    tool_name: call.tool.name,
-    tool_input: call.input,
-    tool_use_id: call.block.id,
+): Promise<HookOutcome> | null {
+  if (!env.hooks?.has(event)) return null;
+  const place = placeOf(env);
+  const payload = { ...env.hookBase, ...toolPayload(call.tool, input, call.block.id, place), ...extra };
+  return env.hooks.run(event, payload, { matchValue: call.tool.name, signal, ifFits: ifRuleTest(call.tool, input, place) });
+}
+
+async function preToolUse(call: ReadyCall, env: ToolCallEnv, signal: AbortSignal): Promise<HookOutcome | null> {
+  return toolHooks('PreToolUse', call, call.input, env, {}, signal);
+}
+
+/**
+ * Before the approver is asked: PermissionRequest hooks may answer for the
+ * user (allow, with a rewritten input, or deny); otherwise a Notification
+ * (`permission_prompt`) says the agent waits for permission.
+ */
+function onAsk(call: ReadyCall, env: ToolCallEnv, input: unknown, signal: AbortSignal) {
+  return async (message: string): Promise<AskAnswer | null> => {
+    const hook = await toolHooks('PermissionRequest', call, input, env, { permission_suggestions: [] }, signal);
+    if (hook?.permissionDecision === 'deny') return { behavior: 'deny', message: hook.reason ?? 'denied by a PermissionRequest hook' };
+    if (hook?.permissionDecision === 'allow')
+      return { behavior: 'allow', ...(hook.updatedInput === undefined ? {} : { updatedInput: hook.updatedInput }) };
+    if (env.hooks?.has('Notification')) {
+      const note = { ...env.hookBase, message: `Claude needs your permission to use ${claudeCodeToolName(call.tool.name)}`, title: message, notification_type: 'permission_prompt' };
+      void env.hooks.run('Notification', note, { matchValue: 'permission_prompt' });
+    }
+    return null;
   };
-  return env.hooks.run('PreToolUse', payload, { matchValue: call.tool.name, signal });
 }
 
 type Admission = { ok: true; input: unknown } | { ok: false; outcome: CallOutcome };
@@ -60,6 +90,7 @@ async function askGate(
     canUseTool: env.canUseTool,
     hookDecision: hook?.permissionDecision,
     hookReason: hook?.reason,
+    onAsk: onAsk(call, env, input, signal),
     signal,
   });
   if (verdict.allowed) return verdict.input === input ? { ok: true, input } : revalidate(call, verdict.input);

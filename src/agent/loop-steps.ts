@@ -65,12 +65,43 @@ export function* addQueuedInput(run: RunContext): Generator<AgentEvent, boolean>
   return yield* addWithQueued(run, []);
 }
 
+/** Notices hooks left (a hook that could not start, a `systemMessage`), as `system/hook` events. */
+export function* hookNotices(run: RunContext): Generator<AgentEvent> {
+  for (const message of run.hookNotices.splice(0)) yield* emit(run, { type: 'system', subtype: 'hook', message });
+}
+
+/**
+ * SessionStart hooks on a session's first run (`startup`, or `resume`) and
+ * after a compaction (`compact`): what they say is context for the model.
+ */
+export async function sessionStartContext(run: RunContext, source: 'startup' | 'resume' | 'compact'): Promise<ContentBlock[]> {
+  if (!run.hooks?.has('SessionStart') || run.isSubagent) return [];
+  const payload = { ...run.hookBase, source, model: run.turn.model.model };
+  const outcome = await run.hooks.run('SessionStart', payload, { matchValue: source, signal: run.signal });
+  if (!outcome.continue) run.stopRequest.reason ??= outcome.stopReason ?? 'a SessionStart hook stopped the session';
+  return outcome.additionalContext ? [{ type: 'text', text: outcome.additionalContext }] : [];
+}
+
+/** Stop (or a subagent's SubagentStop) payload: Claude Code's fields. */
+function stopPayload(run: RunContext, timesBlocked: number): Record<string, unknown> {
+  const payload = {
+    ...run.hookBase,
+    stop_hook_active: timesBlocked > 0,
+    last_assistant_message: run.recovery.continuedText + finalText(run.conversation.messages),
+  };
+  return run.isSubagent ? { ...payload, agent_transcript_path: run.hookTranscriptPath } : payload;
+}
+
 /** A blocking Stop hook sends the agent back to work with its reason, a bounded number of times. */
 export async function* stopHookObjects(run: RunContext, timesBlocked: number): Steps<boolean> {
   if (!run.hooks || timesBlocked >= run.maxStopHookBlocks) return false;
   const event = run.isSubagent ? 'SubagentStop' : 'Stop';
-  const payload = { ...run.hookBase, stop_hook_active: timesBlocked > 0 };
-  const outcome = await run.hooks.run(event, payload, { signal: run.signal });
+  const matchValue = run.isSubagent ? run.agentType : undefined;
+  const outcome = await run.hooks.run(event, stopPayload(run, timesBlocked), {
+    signal: run.signal,
+    ...(matchValue === undefined ? {} : { matchValue }),
+  });
+  yield* hookNotices(run);
   if (!outcome.blocked || !outcome.continue || run.signal.aborted) return false;
   const reason = outcome.reason ?? `a ${event} hook asked to continue`;
   yield* emit(run, { type: 'system', subtype: 'hook', message: `${event} hook: ${reason}` });
@@ -85,6 +116,7 @@ export interface Ending {
 }
 
 export function* finish(run: RunContext, ending: Ending): Generator<AgentEvent, ResultEvent> {
+  yield* hookNotices(run);
   // an answer continued after max_tokens is the pieces before plus the last one
   const text = run.recovery.continuedText + finalText(run.conversation.messages);
   const event = run.stamp(

@@ -48,11 +48,12 @@ export async function* runLoop(
   run: RunContext,
   input: string | ContentBlock[],
 ): AsyncGenerator<AgentEvent, ResultEvent> {
-  const refused = yield* steps.submitPrompt(
-    run,
-    input,
-    await run.context.preamble(run.conversation.messages),
-  );
+  const started = run.sessionSource === null ? [] : await steps.sessionStartContext(run, run.sessionSource);
+  const refused = yield* steps.submitPrompt(run, input, [
+    ...(await run.context.preamble(run.conversation.messages)),
+    ...started,
+  ]);
+  yield* steps.hookNotices(run);
   if (refused !== null) {
     return yield* steps.finish(run, { subtype: 'error_during_execution', error: refused });
   }
@@ -68,6 +69,7 @@ export async function* runLoop(
     run.context.observe(turn.done.usage, run.conversation.messages);
     if (turn.results.length > 0)
       yield* steps.addToolResults(run, await run.context.trimResults(turn.results));
+    yield* steps.hookNotices(run);
     if (yield* recoverAfterTurn(run, turn)) continue;
 
     const ending = endingAfter(run, turn.done);

@@ -36,8 +36,12 @@ export interface AgentRuntimeOptions {
   /** Asked when the policy says `ask`; without it, an ask is a deny. */
   canUseTool?: CanUseTool;
   hooks?: HookRunner;
-  /** Blocking Stop hooks may send the agent back to work this many times per run; default 3. */
+  /** Blocking Stop hooks may send the agent back to work this many times per run; default 8 (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`). */
   maxStopHookBlocks?: number;
+  /** A subagent's role name: `agent_type` in its hook payloads and the SubagentStop matcher. */
+  agentType?: string;
+  /** A subagent's hooks speak of the parent's session (Claude Code's rule); its own transcript is `agent_transcript_path`. */
+  parentHookSession?: { session_id: string; transcript_path: string };
   /** A new random id when absent. Sanitised before use as a file name. */
   sessionId?: string;
   /** Continue the conversation saved under this session id (needs `transcriptDir`). */
@@ -68,7 +72,7 @@ export interface AgentRuntimeOptions {
 
 export const DEFAULT_MAX_TURNS = 16;
 export const DEFAULT_MAX_TOKENS = 8192;
-export const DEFAULT_MAX_STOP_HOOK_BLOCKS = 3;
+export const DEFAULT_MAX_STOP_HOOK_BLOCKS = 8;
 export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = {
   defaultMode: 'acceptEdits',
   allow: [],

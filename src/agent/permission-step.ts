@@ -18,8 +18,12 @@ export interface PermissionStepInput {
   canUseTool?: CanUseTool;
   hookDecision?: 'allow' | 'deny' | 'ask';
   hookReason?: string;
+  /** Before the approver: PermissionRequest hooks may answer instead (null: ask the approver). */
+  onAsk?: (message: string) => Promise<AskAnswer | null>;
   signal: AbortSignal;
 }
+
+export type AskAnswer = { behavior: 'allow'; updatedInput?: unknown } | { behavior: 'deny'; message: string };
 
 /** A hook may tighten (deny, ask) or waive an ask; it never overrides the policy's deny. */
 function withHookDecision(decision: PermissionDecision, step: PermissionStepInput): PermissionDecision {
@@ -36,6 +40,9 @@ function withHookDecision(decision: PermissionDecision, step: PermissionStepInpu
 }
 
 async function askApprover(step: PermissionStepInput, message: string): Promise<PermissionVerdict> {
+  const hook = await step.onAsk?.(message);
+  if (hook?.behavior === 'deny') return { allowed: false, message: hook.message };
+  if (hook?.behavior === 'allow') return { allowed: true, input: hook.updatedInput ?? step.input };
   if (!step.canUseTool) return { allowed: false, message: `${message} (${NO_APPROVER})` };
   try {
     const answer = await step.canUseTool(step.tool.name, step.input, {

@@ -14,6 +14,7 @@ import type { InputQueue } from './input-queue.js';
 import * as defaults from './options.js';
 import type { AgentRuntimeOptions } from './options.js';
 import { createPermissionGate } from './permissions/index.js';
+import { noticingRunner, stopHookBlockCap } from './hook-calls.js';
 import type { RunStats } from './run-stats.js';
 import type { TurnEnv } from './turn.js';
 
@@ -25,10 +26,17 @@ export interface RunContext {
   signal: AbortSignal;
   turn: TurnEnv;
   hooks?: HookRunner;
-  /** Fields every hook payload carries (`session_id`, `transcript_path`). */
+  /** Fields every hook payload carries (`session_id`, `transcript_path`, `permission_mode`; a subagent's `agent_id`, `agent_type`). */
   hookBase: Record<string, unknown>;
+  /** This runtime's own Claude-Code-shaped transcript (a subagent's `agent_transcript_path`). */
+  hookTranscriptPath: string;
+  /** The first run of a session fires SessionStart with this source; later runs, null. */
+  sessionSource: 'startup' | 'resume' | null;
+  /** What hooks left for the user (failed starts, `systemMessage`): the loop emits them as `system/hook` events. */
+  hookNotices: string[];
   /** True for a subagent: its end runs `SubagentStop` hooks instead of `Stop`. */
   isSubagent: boolean;
+  agentType?: string;
   maxTurns: number;
   maxBudgetUsd?: number;
   maxStopHookBlocks: number;
@@ -49,7 +57,9 @@ export interface RunParts {
   tools: AnyTool[];
   toolContext: Omit<ToolContext, 'signal' | 'onProgress'>;
   sessionId: string;
+  /** The Claude-Code-shaped transcript hooks read (src/hooks/session.ts). */
   transcriptPath: string;
+  sessionSource: 'startup' | 'resume' | null;
   controller: AbortController;
   stats: RunStats;
   context: ContextManager;
@@ -58,19 +68,25 @@ export interface RunParts {
 export function buildRunContext(parts: RunParts): RunContext {
   const { options: o, conversation, stats, controller } = parts;
   const stopRequest: RunContext['stopRequest'] = { reason: null };
-  const hookBase = { session_id: parts.sessionId, transcript_path: parts.transcriptPath };
+  const hookBase = hookBaseOf(parts);
+  const hookNotices: string[] = [];
+  const hooks = o.hooks === undefined ? undefined : noticingRunner(o.hooks, hookNotices);
   return {
     conversation,
     stats,
     queue: parts.queue,
     stamp: parts.stamp,
     signal: controller.signal,
-    hooks: o.hooks,
+    hooks,
     hookBase,
+    hookTranscriptPath: parts.transcriptPath,
+    sessionSource: parts.sessionSource,
+    hookNotices,
     isSubagent: (o.depth ?? 0) > 0,
+    ...(o.agentType === undefined ? {} : { agentType: o.agentType }),
     maxTurns: o.maxTurns ?? defaults.DEFAULT_MAX_TURNS,
     maxBudgetUsd: o.maxBudgetUsd,
-    maxStopHookBlocks: o.maxStopHookBlocks ?? defaults.DEFAULT_MAX_STOP_HOOK_BLOCKS,
+    maxStopHookBlocks: o.maxStopHookBlocks ?? stopHookBlockCap(),
     stopRequest,
     context: parts.context,
     recovery: newRecoveryState(),
@@ -89,12 +105,26 @@ export function buildRunContext(parts: RunParts): RunContext {
         tools: new Map(parts.tools.map((t) => [t.name, t])),
         gate: createPermissionGate(o.permissionPolicy ?? defaults.DEFAULT_PERMISSION_POLICY),
         canUseTool: o.canUseTool,
-        hooks: o.hooks,
+        hooks,
         hookBase,
         context: parts.toolContext,
         recordDenial: (denial) => stats.denials.push(denial),
         requestStop: (reason) => (stopRequest.reason ??= reason),
       },
     },
+  };
+}
+
+/** Claude Code's common fields; a subagent's name the parent's session and add who it is. */
+function hookBaseOf(parts: RunParts): Record<string, unknown> {
+  const o = parts.options;
+  const mode = o.permissionPolicy?.defaultMode ?? defaults.DEFAULT_PERMISSION_POLICY.defaultMode;
+  const own = { session_id: parts.sessionId, transcript_path: parts.transcriptPath, permission_mode: mode };
+  if ((o.depth ?? 0) === 0) return own;
+  return {
+    ...own,
+    ...o.parentHookSession,
+    agent_id: o.parentId ?? parts.sessionId,
+    agent_type: o.agentType ?? o.agentName ?? 'agent',
   };
 }

@@ -24,6 +24,8 @@ import type { AgentRuntimeOptions } from './options.js';
 import { buildRunContext } from './run-context.js';
 import { RunStats } from './run-stats.js';
 import { loadTranscript, sanitizeSessionName, TranscriptWriter } from './transcript.js';
+import { hookSession, type HookSession } from '../hooks/session.js';
+import { ClaudeTranscript } from './claude-transcript.js';
 import type { AgentEvent, ResultEvent } from './types.js';
 
 const MISUSE = 'AgentRuntime.submitMessage';
@@ -46,6 +48,8 @@ export class AgentRuntime {
   private prepared: Promise<string | null> | null = null;
   private initSent = false;
   private transcript: TranscriptWriter | null = null;
+  /** The Claude-Code-shaped transcript hooks read; written only when hooks are configured. */
+  private hookTranscript: ClaudeTranscript | null = null;
   private closed = false;
 
   constructor(private readonly options: AgentRuntimeOptions) {
@@ -95,6 +99,14 @@ export class AgentRuntime {
     return this.conversation.messages;
   }
 
+  /** `session_id` and `transcript_path` as hooks (and agent -p's `system/init`) see them. */
+  get hookSession(): HookSession {
+    return hookSession({
+      sessionId: this.sessionId,
+      ...(this.options.transcriptDir === undefined ? {} : { transcriptDir: this.options.transcriptDir }),
+    });
+  }
+
   get isRunning(): boolean {
     return this.active !== null;
   }
@@ -118,9 +130,11 @@ export class AgentRuntime {
    * `result` for whoever reads it (close never waits for that reader).
    */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     this.interrupt();
-    if (!this.active) this.transcript?.close();
+    if (this.initSent) await this.sessionEnd();
+    if (!this.active) this.closeTranscripts();
     // background shells and subagents, then the MCP servers they might still be using
     await closeSessionTasks(this.toolContext.session);
     await (await this.extras?.catch(() => null))?.close();
@@ -154,8 +168,22 @@ export class AgentRuntime {
     } finally {
       this.active = null;
       this.stats = null;
-      if (this.closed) this.transcript?.close();
+      if (this.closed) this.closeTranscripts();
     }
+  }
+
+  private closeTranscripts(): void {
+    this.transcript?.close();
+    this.hookTranscript?.close();
+  }
+
+  /** SessionEnd hooks (they cannot block); `other` is Claude Code's reason for a headless session's end. */
+  private async sessionEnd(): Promise<void> {
+    const hooks = this.options.hooks;
+    if (hooks === undefined || !hooks.has('SessionEnd')) return;
+    const { session_id, transcript_path } = this.hookSession;
+    const mode = this.options.permissionPolicy?.defaultMode ?? 'acceptEdits';
+    await hooks.run('SessionEnd', { session_id, transcript_path, permission_mode: mode, reason: 'other' }, { matchValue: 'other' });
   }
 
   /**
@@ -171,6 +199,7 @@ export class AgentRuntime {
   }
 
   private async *events(controller: AbortController, stats: RunStats, input: string | ContentBlock[]) {
+    const first = !this.initSent;
     if (!this.initSent) {
       this.initSent = true;
       yield this.stamp({
@@ -193,7 +222,8 @@ export class AgentRuntime {
         tools: this.tools,
         toolContext: this.toolContext,
         sessionId: this.sessionId,
-        transcriptPath: this.transcript?.path ?? '',
+        transcriptPath: this.hookSession.transcript_path,
+        sessionSource: first ? (this.options.resume === undefined ? 'startup' : 'resume') : null,
         controller,
         stats,
         context: this.context,
@@ -235,6 +265,7 @@ export class AgentRuntime {
   /** Loads a resumed conversation, opens the transcript, adds the optional tools; an error text when one fails. */
   private async prepare(): Promise<string | null> {
     await this.extend();
+    this.openHookTranscript();
     const dir = this.options.transcriptDir;
     if (this.options.resume !== undefined) {
       if (dir === undefined) return 'resume needs a transcriptDir';
@@ -256,8 +287,21 @@ export class AgentRuntime {
     return null;
   }
 
+  private openHookTranscript(): void {
+    const hooks = this.options.hooks;
+    if (hooks === undefined || Object.keys(hooks.settings).length === 0) return;
+    const opened = ClaudeTranscript.open(this.hookSession.transcript_path, {
+      sessionId: this.options.parentHookSession?.session_id ?? this.sessionId,
+      cwd: this.toolContext.root,
+      sidechain: (this.options.depth ?? 0) > 0,
+    });
+    if (typeof opened === 'string') this.notices.push(opened);
+    else this.hookTranscript = opened;
+  }
+
   private publish(event: AgentEvent): AgentEvent {
     this.transcript?.write(event);
+    this.hookTranscript?.write(event);
     try {
       this.options.onEvent?.(event);
     } catch {

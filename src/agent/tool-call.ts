@@ -5,7 +5,8 @@
  */
 import type { ToolUseBlock } from '../model/types.js';
 import type { AnyTool, ToolContext, ToolOutput } from '../tools/types.js';
-import { admit } from './admission.js';
+import { admit, placeOf, toolHooks } from './admission.js';
+import { toolResponse } from './hook-calls.js';
 import { noteWorkspaceChange } from './context/git.js';
 import * as errors from './tool-errors.js';
 import {
@@ -81,6 +82,7 @@ async function runTool(
   }
 }
 
+/** PostToolUse (or, when the tool failed, PostToolUseFailure) hooks: their feedback joins the result. */
 async function postToolUse(
   call: ReadyCall,
   input: unknown,
@@ -88,20 +90,16 @@ async function postToolUse(
   env: ToolCallEnv,
   signal: AbortSignal,
 ) {
-  if (!env.hooks) return output.content.length > 0 ? output.content : '(no output)';
-  const payload = {
-    ...env.hookBase,
-    tool_name: call.tool.name,
-    tool_input: input,
-    tool_use_id: call.block.id,
-    tool_response: { content: output.content, is_error: output.isError ?? false },
-  };
-  const hook = await env.hooks.run('PostToolUse', payload, { matchValue: call.tool.name, signal });
-  if (!hook.continue) env.requestStop(hook.stopReason ?? 'a PostToolUse hook stopped the run');
-  const notes = [
-    hook.blocked ? `[PostToolUse hook] ${hook.reason ?? 'blocked'}` : '',
-    hook.additionalContext ?? '',
-  ];
+  const plain = output.content.length > 0 ? output.content : '(no output)';
+  const failed = output.isError ?? false;
+  const extra = failed
+    ? { error: output.content, is_interrupt: signal.aborted }
+    : { tool_response: toolResponse(call.tool, input, output.content, false, placeOf(env)) };
+  const event = failed ? 'PostToolUseFailure' : 'PostToolUse';
+  const hook = await toolHooks(event, call, input, env, extra, signal);
+  if (hook === null) return plain;
+  if (!hook.continue) env.requestStop(hook.stopReason ?? `a ${event} hook stopped the run`);
+  const notes = [hook.blocked ? `[${event} hook] ${hook.reason ?? 'blocked'}` : '', hook.additionalContext ?? ''];
   const content = [output.content, ...notes.filter((n) => n.length > 0)].join('\n\n');
   return content.length > 0 ? content : '(no output)';
 }

@@ -1,12 +1,16 @@
 /**
- * Runs one hook command: `sh -c` in its own process group, the event JSON on
- * stdin, a timeout that kills the whole group. Never throws.
+ * Runs one hook command: shell form (`sh -c`) or exec form (`command` +
+ * `args`, no shell), in its own process group, the event JSON on stdin, a
+ * timeout that kills the whole group. Never throws.
  */
 import { runProcessGroup } from '../tools/group-run.js';
 import type { HookCommand, HookCommandResult } from './types.js';
 
-export const DEFAULT_HOOK_TIMEOUT_S = 60;
+/** Claude Code's default for command hooks. */
+export const DEFAULT_HOOK_TIMEOUT_S = 600;
 const MAX_CAPTURE = 1024 * 1024;
+/** What a shell answers when the program it was told to run is not there (or cannot be executed: 126). */
+const NOT_FOUND_EXITS = new Set([126, 127]);
 
 export interface HookSpawn {
   cwd: string;
@@ -15,11 +19,27 @@ export interface HookSpawn {
   signal?: AbortSignal;
 }
 
+/**
+ * `${CLAUDE_PROJECT_DIR}`, `$CLAUDE_PLUGIN_ROOT` and the like replaced by
+ * their values: exec form has no shell to expand them.
+ */
+export function substitute(text: string, env: NodeJS.ProcessEnv): string {
+  const pattern = /\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}|\$(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\b/g;
+  return text.replace(pattern, (whole, a?: string, b?: string) => env[(a ?? b)!] ?? whole);
+}
+
+/** Exec form spawns `command` with `args`; shell form hands the line to `sh -c`, which expands the variables itself (safe with any path). */
+function argv(hook: HookCommand, env: NodeJS.ProcessEnv): { file: string; args: string[] } {
+  if (hook.args === undefined) return { file: 'sh', args: ['-c', hook.command] };
+  return { file: substitute(hook.command, env), args: hook.args.map((a) => substitute(a, env)) };
+}
+
 export async function runHookCommand(hook: HookCommand, run: HookSpawn): Promise<HookCommandResult> {
   const out = { stdout: '', stderr: '' };
+  const { file, args } = argv(hook, run.env);
   const exit = await runProcessGroup({
-    file: 'sh',
-    args: ['-c', hook.command],
+    file,
+    args,
     cwd: run.cwd,
     env: run.env,
     stdin: run.stdin,
@@ -32,15 +52,17 @@ export async function runHookCommand(hook: HookCommand, run: HookSpawn): Promise
     drainMs: 500,
     killGraceMs: 500,
   });
-  const stderr =
-    exit.spawnError === undefined ? out.stderr : `${out.stderr}the hook could not start: ${exit.spawnError}`;
+  const spawned = exit.spawnError === undefined;
+  const stderr = spawned ? out.stderr : `${out.stderr}the hook could not start: ${exit.spawnError}`;
+  const notStarted = !spawned || (hook.args === undefined && NOT_FOUND_EXITS.has(exit.exitCode ?? -1));
   return {
-    command: hook.command,
-    exitCode: exit.exitCode,
+    command: hook.args === undefined ? hook.command : [hook.command, ...hook.args].join(' '),
+    exitCode: spawned ? exit.exitCode : 127,
     stdout: out.stdout,
     stderr,
     timedOut: exit.timedOut,
     durationMs: exit.durationMs,
+    ...(notStarted ? { notStarted: true } : {}),
   };
 }
 

@@ -1,39 +1,48 @@
 /**
  * The hook runner: picks the hooks of an event that match, runs them in
- * parallel with the event on stdin, and merges what they say.
+ * parallel with the event on stdin, and merges what they say. Async hooks
+ * start and are left to finish on their own; a hook that cannot start is
+ * reported through `onFailure`.
  */
 import { claudeCodeToolName } from '../tools/claude-names.js';
 import { runHookCommand } from './hook-process.js';
 import { mergeVerdicts, verdictOf } from './hook-output.js';
 import type {
   HookCommand,
+  HookCommandResult,
   HookEventName,
   HookOutcome,
   HookRunner,
   HookRunnerOptions,
+  HookRunOptions,
   HookSettings,
 } from './types.js';
+
+/** Events whose hooks may carry an `if` rule (tested against the call). */
+const TOOL_EVENTS = new Set<HookEventName>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
+const NONE: HookOutcome = { blocked: false, continue: true, results: [] };
 
 export function createHookRunner(settings: HookSettings, options: HookRunnerOptions): HookRunner {
   // Copying process.env costs a call into the runtime per variable: only when a hook runs.
   let env: NodeJS.ProcessEnv | undefined;
+  const baseEnv = () =>
+    (env ??= { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: options.projectDir ?? options.cwd });
   return {
     settings,
+    has: (event) => (settings[event]?.length ?? 0) > 0,
     run: async (event, payload, opts = {}) => {
-      const hooks = matchingHooks(settings, event, opts.matchValue);
-      if (hooks.length === 0) return { blocked: false, continue: true, results: [] };
-      const hookEnv = (env ??= { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: options.projectDir ?? options.cwd });
+      const hooks = selectHooks(settings, event, opts);
+      if (hooks.length === 0) return { ...NONE, results: [] };
       const stdin = JSON.stringify(eventJson(event, payload, options));
-      const results = await Promise.all(
-        hooks.map((hook) =>
-          runHookCommand(hook, {
-            cwd: options.cwd,
-            env: hookEnv,
-            stdin,
-            ...(opts.signal ? { signal: opts.signal } : {}),
-          }),
-        ),
-      );
+      const spawn = (hook: HookCommand) =>
+        runHookCommand(hook, {
+          cwd: options.cwd,
+          env: hook.pluginRoot === undefined ? baseEnv() : { ...baseEnv(), CLAUDE_PLUGIN_ROOT: hook.pluginRoot },
+          stdin,
+          ...(opts.signal && !hook.async ? { signal: opts.signal } : {}),
+        }).then((r) => report(event, r, options));
+      for (const hook of hooks.filter((h) => h.async)) void spawn(hook);
+      const results = await Promise.all(hooks.filter((h) => !h.async).map(spawn));
       return mergeVerdicts(
         results.map((r) => verdictOf(event, r)),
         results,
@@ -41,6 +50,25 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
     },
   };
 }
+
+/** A hook that could not start, or timed out, or exited with an error other than 2, goes to `onFailure`. */
+function report(event: HookEventName, result: HookCommandResult, options: HookRunnerOptions): HookCommandResult {
+  const failed = result.notStarted || result.timedOut || (result.exitCode !== null && result.exitCode !== 0 && result.exitCode !== 2);
+  if (!failed || options.onFailure === undefined) return result;
+  const why = result.notStarted
+    ? `could not start (exit ${result.exitCode ?? '-'}): ${lastLine(result.stderr) || 'command not found'}`
+    : result.timedOut
+      ? 'timed out'
+      : `exited ${result.exitCode}: ${lastLine(result.stderr)}`;
+  try {
+    options.onFailure({ event, command: result.command, exitCode: result.exitCode, message: `${event} hook \`${result.command}\` ${why}`.trim() });
+  } catch {
+    // a reporter's bug must not end the run
+  }
+  return result;
+}
+
+const lastLine = (text: string): string => text.trim().split('\n').at(-1)?.slice(0, 300) ?? '';
 
 /** The JSON on a hook's stdin: the common fields, then the event's own. */
 function eventJson(
@@ -52,6 +80,7 @@ function eventJson(
     session_id: options.sessionId ?? '',
     transcript_path: options.transcriptPath ?? '',
     cwd: options.cwd,
+    permission_mode: options.permissionMode ?? 'default',
     ...payload,
     hook_event_name: event,
   };
@@ -59,12 +88,28 @@ function eventJson(
   return json;
 }
 
-function matchingHooks(
-  settings: HookSettings,
-  event: HookEventName,
-  value: string | undefined,
-): HookCommand[] {
-  return (settings[event] ?? []).filter((m) => matcherFits(m.matcher, value)).flatMap((m) => m.hooks);
+/** The matching hooks, each distinct command once (Claude Code deduplicates identical handlers). */
+function selectHooks(settings: HookSettings, event: HookEventName, opts: HookRunOptions): HookCommand[] {
+  const seen = new Set<string>();
+  return (settings[event] ?? [])
+    .filter((m) => matcherFits(m.matcher, opts.matchValue))
+    .flatMap((m) => m.hooks)
+    .filter((h) => ifFits(h, event, opts))
+    .filter((h) => {
+      const key = JSON.stringify([h.command, h.args, h.pluginRoot]);
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+}
+
+/** An `if` rule runs the hook only for tool calls it matches; on other events such a hook never runs. */
+function ifFits(hook: HookCommand, event: HookEventName, opts: HookRunOptions): boolean {
+  if (hook.if === undefined || hook.if.trim() === '') return true;
+  if (!TOOL_EVENTS.has(event) || opts.ifFits === undefined) return false;
+  try {
+    return opts.ifFits(hook.if);
+  } catch {
+    return false;
+  }
 }
 
 /** Claude Code's rule: a plain name list (`Edit|Write`) matches exactly; anything else is a regex search. */

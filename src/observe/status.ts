@@ -12,6 +12,7 @@ import { CronStore } from '../store/cron/index.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
 import { teamFolderProblems } from '../store/team-folders.js';
+import { recentHookFailures } from '../hooks/failure-log.js';
 import type { FileProblem, Task, TaskStatus } from '../store/types.js';
 import { listRequests, type PendingRequest } from '../teammate/requests.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
@@ -97,9 +98,13 @@ export async function readTeamStatus(
     cron: cron.jobs,
     merges: await mergeSection(repoRoot, config),
     approvals: listRequests(repoRoot, 'pending'),
-    problems: [...teamFolderProblems(repoRoot), ...(await mailbox.problems()), ...cron.problems],
+    problems: [...teamFolderProblems(repoRoot), ...(await mailbox.problems()), ...cron.problems, ...hookProblems(repoRoot)],
   };
 }
+
+/** Recent hooks that could not start (or failed): a hook that blocks nothing must still be seen. */
+const hookProblems = (repoRoot: string): FileProblem[] =>
+  recentHookFailures(repoRoot).map((f) => ({ file: '.claude/settings.json', field: `hooks.${f.event}`, message: `${f.agent}, ${f.ts}: ${f.message}` }));
 
 /** Why a failed task failed, as `teamd status` reports it. */
 export const failureReason = (t: Pick<Task, 'result'>): string =>

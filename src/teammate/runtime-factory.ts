@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent } from '../agent/types.js';
 import type { PermissionPolicy } from '../agent/permissions/types.js';
-import { createHookRunner } from '../hooks/index.js';
+import { taskCreatedCheck, teammateHookRunner } from './hooks.js';
 import { cronTools } from '../tools/cron/index.js';
 import { builtinTools, toolDefinition } from '../tools/index.js';
 import type { AnyTool, ToolOutput } from '../tools/types.js';
@@ -81,8 +81,11 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     log: host.deps.log,
     onWaiting: (waiting: boolean) => void host.setState(waiting ? 'waiting' : 'working', host.status.current.task),
   };
-  const hooks = createHookRunner(host.deps.hooks, { cwd: spec.cwd });
-  return new AgentRuntime({
+  const policy = policyFor(host, spec.readOnly);
+  const hooks = teammateHookRunner(host, spec.cwd, policy.defaultMode);
+  let runtime: AgentRuntime | null = null;
+  const beforeCreate = taskCreatedCheck(host, hooks, () => runtime);
+  runtime = new AgentRuntime({
     model: host.deps.model,
     cwd: spec.cwd,
     tools: toolsFor(host, spec.readOnly),
@@ -92,7 +95,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     // What is left of the teammate's budget bounds this run (the lead retires it at the limit).
     maxBudgetUsd: runBudget(cfg.maxBudgetUsd === undefined ? undefined : Math.max(0.000001, cfg.maxBudgetUsd - host.status.current.costUsd), data.team.taskBudgetUsd),
     maxTokens: data.team.maxTokens,
-    permissionPolicy: policyFor(host, spec.readOnly),
+    permissionPolicy: policy,
     canUseTool: teammateCanUseTool(approvalDeps),
     hooks,
     parentId: spec.parentId,
@@ -105,7 +108,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     memory: {},
     mcp: existsSync(join(data.repoRoot, '.mcp.json')),
     services: {
-      team: { tasks, mailbox, roster: () => roster, self: host.name, onSent: (m: { id: string; to: string; type: string }) => host.deps.log({ type: 'message_sent', id: m.id, from: host.name, to: m.to, messageType: m.type }) },
+      team: { tasks, mailbox, roster: () => roster, self: host.name, beforeCreate, onSent: (m: { id: string; to: string; type: string }) => host.deps.log({ type: 'message_sent', id: m.id, from: host.name, to: m.to, messageType: m.type }) },
       cron: workerCronService(data.repoRoot, data.team.teammates.map((t) => t.name)),
       protocol: {
         requestPlanApproval: async (plan: string, signal: AbortSignal) => {
@@ -123,6 +126,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
       },
     },
   });
+  return runtime;
 }
 
 /** The tighter of what is left of the teammate's budget and the team's per-task budget. */

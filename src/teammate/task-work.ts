@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { consolidateMemories, extractMemories } from '../agent/memory/index.js';
 import type { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent, ResultEvent } from '../agent/types.js';
-import { createHookRunner } from '../hooks/index.js';
+import { completionHooks, teammateHookRunner } from './hooks.js';
 import type { Task } from '../store/types.js';
 import type { ActiveRun, TeammateHost } from './host.js';
 import { taskPrompt } from './prompts.js';
@@ -40,10 +40,12 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
     try {
       const deps = task.blockedBy.map((id) => host.deps.tasks.get(id)).filter((t): t is Task => !!t);
       let result = await submit(taskPrompt(task, deps));
+      const runner = teammateHookRunner(host, cwd.path, policyMode(host));
       for (let round = 0; result?.subtype === 'success' && round < MAX_HOOK_ROUNDS; round++) {
-        const feedback = await completionHooks(host, task, result, cwd.path);
-        if (!feedback) break;
-        result = await submit(feedback);
+        const verdict = await completionHooks(host, runner, runtime, task);
+        if (verdict.stop !== null) result = { ...result, subtype: 'error_during_execution', is_error: true, error: verdict.stop };
+        if (verdict.feedback === null) break;
+        result = await submit(verdict.feedback);
       }
       await finishTask(host, task, result, { worktree: cwd.worktree, branch: cwd.branch, touched: [...touched] });
       await keepMemories(host, runtime);
@@ -124,13 +126,5 @@ function onRuntimeEvent(host: TeammateHost, e: AgentEvent, touched: Set<string>)
   }
 }
 
-/** TaskCompleted and TeammateIdle hooks: a block sends the teammate back to work with the hook's reason. */
-async function completionHooks(host: TeammateHost, task: Task, result: ResultEvent, cwd: string): Promise<string | null> {
-  const runner = createHookRunner(host.deps.hooks, { cwd });
-  const base = { teammate_name: host.name, task_id: task.id, task_subject: task.subject, result: result.result };
-  const completed = await runner.run('TaskCompleted', base);
-  if (completed.blocked) return `The completion of task ${task.id} was refused: ${completed.reason ?? 'no reason given'}. Fix it, then summarise again.`;
-  const idle = await runner.run('TeammateIdle', base);
-  if (idle.blocked) return `Before you stop: ${idle.reason ?? 'keep working'}`;
-  return null;
-}
+const policyMode = (host: TeammateHost): string =>
+  (host.deps.data.teammate.permissions ?? host.deps.data.team.permissions).defaultMode;

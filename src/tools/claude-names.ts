@@ -27,3 +27,8 @@ export function claudeCodeToolName(name: string): string {
       .join('')
   );
 }
+
+/** Claude Code's name → ours, for the built-in tools (`Bash` → `bash`); undefined for others. */
+export function teamdToolName(claudeName: string): string | undefined {
+  return Object.entries(KNOWN).find(([, cc]) => cc === claudeName)?.[0];
+}

@@ -48,6 +48,7 @@ describe('hook runner', () => {
       session_id: 'sess-1',
       transcript_path: '/t/sess-1.jsonl',
       cwd: dir,
+      permission_mode: 'default',
       hook_event_name: 'PreToolUse',
       tool_name: 'Bash',
       tool_input: { command: 'rm -rf build' },

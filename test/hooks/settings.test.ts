@@ -16,7 +16,7 @@ describe('loadHookSettings', () => {
     writeFile(path.join(repo, '.claude', name), typeof value === 'string' ? value : JSON.stringify(value));
 
   it('is empty without settings files', async () => {
-    expect(await loadHookSettings(repo)).toEqual({ settings: {}, problems: [] });
+    expect(await loadHookSettings(repo)).toEqual({ settings: {}, problems: [], plugins: [] });
   });
 
   it('merges settings.json, settings.local.json and teamd config in that order', async () => {
@@ -64,7 +64,8 @@ describe('loadHookSettings', () => {
           { matcher: '(unclosed', hooks: [{ type: 'command', command: 'x' }] },
           'not an object',
         ],
-        Notification: [],
+        WorktreeCreate: [],
+        Bogus: [],
         Stop: 'nope',
       },
     });
@@ -74,10 +75,11 @@ describe('loadHookSettings', () => {
     });
     expect(loaded.problems).toEqual([
       '.claude/settings.json: hooks.PreToolUse[0].hooks[1].command: Invalid input: expected string, received undefined',
-      '.claude/settings.json: hooks.PreToolUse[0].hooks[2].type: only "command" hooks are supported, not "prompt"; ignored',
+      '.claude/settings.json: hooks.PreToolUse[0].hooks[2].type: "prompt" hooks are not run by teamd (only "command"; see docs/TOOLS.md); ignored',
       '.claude/settings.json: hooks.PreToolUse[1].matcher: "(unclosed" is not a valid regular expression',
       '.claude/settings.json: hooks.PreToolUse[2]: Invalid input: expected object, received string',
-      expect.stringContaining('.claude/settings.json: hooks.Notification: not a supported hook event'),
+      expect.stringContaining('.claude/settings.json: hooks.WorktreeCreate: a Claude Code event teamd does not fire'),
+      expect.stringContaining('.claude/settings.json: hooks.Bogus: not a hook event'),
       '.claude/settings.json: hooks.Stop: must be an array of { matcher, hooks } entries',
     ]);
   });

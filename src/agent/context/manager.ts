@@ -39,6 +39,8 @@ export interface CompactEnv {
   signal: AbortSignal;
   /** Told about the summarising call's usage (cost). */
   onSummary: (answer: SummaryAnswer) => void;
+  /** Called once before the summarising call (PreCompact hooks). */
+  beforeSummary?: () => Promise<void>;
 }
 
 export class ContextManager {
@@ -113,6 +115,7 @@ export class ContextManager {
     env: CompactEnv,
   ): Promise<string | null> {
     if (env.signal.aborted) return null;
+    await env.beforeSummary?.();
     const answer = await summariseHistory(older, previous, {
       model: env.model,
       agent: env.agent,

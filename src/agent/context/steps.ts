@@ -5,6 +5,7 @@
  * Each yields the events it causes.
  */
 import type { ContentBlock } from '../../model/types.js';
+import { sessionStartContext } from '../loop-steps.js';
 import type { RunContext } from '../run-context.js';
 import type { TurnOutcome } from '../turn.js';
 import type { AgentEvent } from '../types.js';
@@ -52,6 +53,7 @@ export async function* compactContext(
       tools: turn.tools,
       signal: run.signal,
       onSummary: (answer) => run.stats.addUsage(answer.model, answer.usage),
+      beforeSummary: () => preCompact(run),
     },
     trigger,
   );
@@ -67,7 +69,16 @@ export async function* compactContext(
     tokens_after: result.tokensAfter,
     messages: result.messages,
   });
+  const context = await sessionStartContext(run, 'compact');
+  if (context.length > 0) run.conversation.addUser(context);
   return true;
+}
+
+/** PreCompact hooks (they cannot stop a compaction); teamd compacts only by itself, so the trigger is `auto`. */
+async function preCompact(run: RunContext): Promise<void> {
+  if (!run.hooks?.has('PreCompact')) return;
+  const payload = { ...run.hookBase, trigger: 'auto', custom_instructions: '' };
+  await run.hooks.run('PreCompact', payload, { matchValue: 'auto', signal: run.signal });
 }
 
 const textOf = (blocks: ContentBlock[]): string =>

@@ -4,6 +4,7 @@
  * Whatever it started is stopped before this returns.
  */
 import { join } from 'node:path';
+import { hookSession } from '../../hooks/session.js';
 import { claudeCodeToolName } from '../../tools/claude-names.js';
 import type { AnyTool } from '../../tools/types.js';
 import type { McpToolSet } from '../mcp/types.js';
@@ -72,6 +73,8 @@ async function optionsFor(
     sessionId,
     parentId: call.toolUseId,
     depth: 1,
+    agentType: role.name,
+    parentHookSession: parentHookSession(host),
     onEvent,
     // the parent's memory tools are among `tools` when its role allows them; the index is still injected
     ...(parent.memory === undefined ? {} : { memory: { ...parent.memory, tools: false } }),
@@ -79,17 +82,25 @@ async function optionsFor(
   };
 }
 
+/** The parent's session as its hooks name it: a subagent's hooks speak of it too. */
+function parentHookSession(host: SubagentHost): { session_id: string; transcript_path: string } {
+  const dir = host.parent.transcriptDir;
+  return hookSession({ sessionId: host.parentSessionId, ...(dir === undefined ? {} : { transcriptDir: dir }) });
+}
+
+/** SubagentStart hooks (they cannot stop it; Claude Code's rule): their context is given to the subagent. */
 async function startHook(host: SubagentHost, call: SubagentCall): Promise<string | null> {
   const hooks = host.parent.hooks;
-  if (hooks === undefined) return null;
+  if (hooks === undefined || !hooks.has('SubagentStart')) return null;
   const payload = {
-    session_id: host.parentSessionId,
+    ...parentHookSession(host),
+    permission_mode: host.parent.permissionPolicy?.defaultMode ?? 'acceptEdits',
     agent_id: call.toolUseId,
     agent_type: call.role.name,
     description: call.description,
   };
-  const outcome = await hooks.run('SubagentStart', payload, { signal: call.signal });
-  return outcome.blocked || !outcome.continue ? (outcome.reason ?? outcome.stopReason ?? 'blocked') : null;
+  const outcome = await hooks.run('SubagentStart', payload, { matchValue: call.role.name, signal: call.signal });
+  return outcome.additionalContext ?? null;
 }
 
 async function play(
@@ -125,16 +136,15 @@ function outcomeOf(result: ResultEvent | null, notes: string[]): SubagentOutcome
 }
 
 export async function runSubagent(host: SubagentHost, call: SubagentCall): Promise<SubagentOutcome> {
-  const blocked = await startHook(host, call);
-  if (blocked !== null)
-    return { text: `A SubagentStart hook refused the subagent: ${blocked}`, failed: true, result: null };
+  const context = await startHook(host, call);
+  const prompt = context === null ? call.prompt : `${call.prompt}\n\n${context}`;
   const servers = call.role.mcpServers ?? [];
   const mcp = servers.length > 0 ? await host.startMcp(servers) : null;
   const notes = (mcp?.problems ?? []).map((p) => `[MCP server skipped: ${p}]`);
   let runtime: SubagentRuntime | null = null;
   try {
     runtime = host.createRuntime(await optionsFor(host, call, toolsFor(host, call.role, mcp)));
-    const result = await play(runtime, call.prompt, call.signal);
+    const result = await play(runtime, prompt, call.signal);
     if (result) host.addSpending(result); // what the subagent spent is the parent's spending too
     return outcomeOf(result, notes);
   } finally {

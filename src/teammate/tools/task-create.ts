@@ -18,7 +18,9 @@ export const taskCreateTool = defineTool({
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   run: async (input, ctx) => {
-    const { tasks } = teamServices(ctx);
+    const { tasks, beforeCreate } = teamServices(ctx);
+    const refused = await beforeCreate?.(input);
+    if (refused) return { content: `Task not created: a TaskCreated hook refused it: ${refused}`, isError: true };
     const created = await tasks.create(input);
     if (!created.ok) return { content: `Task not created: ${created.error}`, isError: true };
     const t = created.value;
