@@ -51,7 +51,13 @@ export class ClaudeTranscript {
   private message(event: Extract<AgentEvent, { type: 'user' | 'assistant' }>): void {
     const message =
       event.type === 'assistant'
-        ? { type: 'message', role: 'assistant', model: event.model, content: event.message.content, usage: { ...event.usage } }
+        ? {
+            type: 'message',
+            role: 'assistant',
+            model: event.model,
+            content: event.message.content,
+            usage: { ...event.usage },
+          }
         : { role: 'user', content: event.message.content };
     this.line({
       parentUuid: this.parent,

@@ -25,11 +25,22 @@ export function ifRuleTest(tool: AnyTool, input: unknown, place: CallPlace): (ru
 }
 
 /** The fields of a tool event: Claude Code's name is set by the runner; the input gets absolute paths. */
-export function toolPayload(tool: AnyTool, input: unknown, toolUseId: string, place: CallPlace): Record<string, unknown> {
+export function toolPayload(
+  tool: AnyTool,
+  input: unknown,
+  toolUseId: string,
+  place: CallPlace,
+): Record<string, unknown> {
   return { tool_name: tool.name, tool_input: claudeToolInput(input, place.cwd), tool_use_id: toolUseId };
 }
 
-export function toolResponse(tool: AnyTool, input: unknown, content: string, isError: boolean, place: CallPlace): unknown {
+export function toolResponse(
+  tool: AnyTool,
+  input: unknown,
+  content: string,
+  isError: boolean,
+  place: CallPlace,
+): unknown {
   const shaped = claudeToolInput(input, place.cwd);
   const record = typeof shaped === 'object' && shaped !== null ? (shaped as Record<string, unknown>) : {};
   return claudeToolResponse({ tool: tool.name, input: record, content, isError });
@@ -39,7 +50,10 @@ export function toolResponse(tool: AnyTool, input: unknown, content: string, isE
 export function hookNotices(event: HookEventName, outcome: HookOutcome): string[] {
   const notices = outcome.results
     .filter((r) => r.notStarted)
-    .map((r) => `${event} hook \`${r.command}\` could not start (exit ${r.exitCode ?? '-'}): ${r.stderr.trim().split('\n').at(-1) ?? ''}`);
+    .map(
+      (r) =>
+        `${event} hook \`${r.command}\` could not start (exit ${r.exitCode ?? '-'}): ${r.stderr.trim().split('\n').at(-1) ?? ''}`,
+    );
   if (outcome.systemMessage !== undefined) notices.push(`${event} hook: ${outcome.systemMessage}`);
   return notices;
 }

@@ -9,16 +9,33 @@ import { z } from 'zod';
 import { openSyncMakingFolder } from '../store/open-sync.js';
 import type { HookFailure } from './types.js';
 
-export const hookFailuresPath = (repoRoot: string): string => join(repoRoot, '.team', 'state', 'hook-failures.jsonl');
+export const hookFailuresPath = (repoRoot: string): string =>
+  join(repoRoot, '.team', 'state', 'hook-failures.jsonl');
 
-const LineSchema = z.object({ ts: z.string(), agent: z.string(), event: z.string(), command: z.string(), message: z.string() });
+const LineSchema = z.object({
+  ts: z.string(),
+  agent: z.string(),
+  event: z.string(),
+  command: z.string(),
+  message: z.string(),
+});
 export type HookFailureLine = z.infer<typeof LineSchema>;
 
 /** Appends one failure; a write that fails is dropped (the event log has it too). */
 export function recordHookFailure(repoRoot: string, agent: string, failure: HookFailure): void {
-  const line = { ts: new Date().toISOString(), agent, event: failure.event, command: failure.command.slice(0, 300), message: failure.message.slice(0, 500) };
+  const line = {
+    ts: new Date().toISOString(),
+    agent,
+    event: failure.event,
+    command: failure.command.slice(0, 300),
+    message: failure.message.slice(0, 500),
+  };
   try {
-    const fd = openSyncMakingFolder(hookFailuresPath(repoRoot), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    const fd = openSyncMakingFolder(
+      hookFailuresPath(repoRoot),
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      0o600,
+    );
     try {
       writeSync(fd, JSON.stringify(line) + '\n');
     } finally {

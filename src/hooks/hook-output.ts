@@ -54,7 +54,13 @@ const EXIT2_BLOCKS = new Set<HookEventName>([
   'TaskCompleted',
 ]);
 /** Events whose JSON `decision: "block"` counts. */
-const DECISION_BLOCKS = new Set<HookEventName>(['PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop']);
+const DECISION_BLOCKS = new Set<HookEventName>([
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+]);
 /** Events whose plain (non-JSON) stdout becomes context for the model. */
 const PLAIN_STDOUT_IS_CONTEXT = new Set<HookEventName>(['UserPromptSubmit', 'SessionStart']);
 
@@ -89,16 +95,25 @@ function parseJson(text: string): HookJson | null {
 type Decision = Verdict['permissionDecision'];
 
 /** PreToolUse's `permissionDecision` (its deprecated `decision: approve|block` too); PermissionRequest's `decision.behavior`. */
-function decisionOf(event: HookEventName, json: HookJson): { decision: Decision; reason?: string; input?: unknown } {
+function decisionOf(
+  event: HookEventName,
+  json: HookJson,
+): { decision: Decision; reason?: string; input?: unknown } {
   const specific = json.hookSpecificOutput ?? {};
   if (event === 'PermissionRequest') {
     const d = specific.decision;
-    return d === undefined ? { decision: undefined } : { decision: d.behavior, reason: d.message, input: d.updatedInput };
+    return d === undefined
+      ? { decision: undefined }
+      : { decision: d.behavior, reason: d.message, input: d.updatedInput };
   }
   if (event !== 'PreToolUse') return { decision: undefined };
   const legacy = json.decision === 'approve' ? 'allow' : json.decision === 'block' ? 'deny' : undefined;
   const given = specific.permissionDecision === 'defer' ? undefined : specific.permissionDecision;
-  return { decision: given ?? legacy, reason: specific.permissionDecisionReason ?? json.reason, input: specific.updatedInput };
+  return {
+    decision: given ?? legacy,
+    reason: specific.permissionDecisionReason ?? json.reason,
+    input: specific.updatedInput,
+  };
 }
 
 function fromJson(event: HookEventName, json: HookJson): Verdict {

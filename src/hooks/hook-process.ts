@@ -24,7 +24,8 @@ export interface HookSpawn {
  * their values: exec form has no shell to expand them.
  */
 export function substitute(text: string, env: NodeJS.ProcessEnv): string {
-  const pattern = /\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}|\$(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\b/g;
+  const pattern =
+    /\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}|\$(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\b/g;
   return text.replace(pattern, (whole, a?: string, b?: string) => env[(a ?? b)!] ?? whole);
 }
 

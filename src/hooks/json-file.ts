@@ -4,8 +4,7 @@ import { textDepthProblem } from '../store/json-bounds.js';
 import { readRepoFile, REPO_FILE_LIMITS } from '../store/repo-file.js';
 
 export type JsonObjectRead =
-  | { ok: true; value: Record<string, unknown>; missing?: boolean }
-  | { ok: false; problems: string[] };
+  { ok: true; value: Record<string, unknown>; missing?: boolean } | { ok: false; problems: string[] };
 
 /** A JSON object file inside `root`; a missing file is an empty object. */
 export async function readJsonObject(file: string, root: string): Promise<JsonObjectRead> {
@@ -13,7 +12,8 @@ export async function readJsonObject(file: string, root: string): Promise<JsonOb
   // A teammate can write here: a FIFO, /dev/zero, a huge file or a link out of the repository is refused unread.
   const read = await readRepoFile(file, root, REPO_FILE_LIMITS.config);
   if (read.kind === 'missing') return { ok: true, value: {}, missing: true };
-  if (read.kind === 'invalid') return { ok: false, problems: [`${shown}: cannot be read: ${read.problem.message}`] };
+  if (read.kind === 'invalid')
+    return { ok: false, problems: [`${shown}: cannot be read: ${read.problem.message}`] };
   const deep = textDepthProblem(read.text);
   if (deep !== undefined) return { ok: false, problems: [`${shown}: not valid JSON: ${deep}`] };
   let json: unknown;

@@ -66,7 +66,11 @@ export interface ParseHookOptions {
 }
 
 /** Validates a `hooks` object (event name → matchers); `source` prefixes every problem. */
-export function parseHookSettings(value: unknown, source: string, options: ParseHookOptions = {}): LoadedHookSettings {
+export function parseHookSettings(
+  value: unknown,
+  source: string,
+  options: ParseHookOptions = {},
+): LoadedHookSettings {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { settings: {}, problems: [`${source}: must be an object of event names`] };
   }
@@ -93,7 +97,12 @@ function unknownEvent(source: string, event: string): string {
   return `${source}.${event}: not a hook event (known: ${HOOK_EVENTS.join(', ')}); ignored`;
 }
 
-function parseMatcher(value: unknown, where: string, problems: string[], options: ParseHookOptions): HookMatcher[] {
+function parseMatcher(
+  value: unknown,
+  where: string,
+  problems: string[],
+  options: ParseHookOptions,
+): HookMatcher[] {
   const parsed = HookMatcherSchema.safeParse(value);
   if (!parsed.success) {
     problems.push(...issues(where, parsed.error));
@@ -109,7 +118,12 @@ function parseMatcher(value: unknown, where: string, problems: string[], options
   return [matcher === undefined ? { hooks: commands } : { matcher, hooks: commands }];
 }
 
-function parseCommand(value: unknown, where: string, problems: string[], options: ParseHookOptions): HookCommand[] {
+function parseCommand(
+  value: unknown,
+  where: string,
+  problems: string[],
+  options: ParseHookOptions,
+): HookCommand[] {
   const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
   if (type !== undefined && type !== 'command') {
     problems.push(

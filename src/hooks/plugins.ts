@@ -49,7 +49,10 @@ async function loadPlugin(root: string): Promise<LoadedPlugin> {
   const name = typeof meta.name === 'string' ? meta.name : path.basename(root);
   const problems = manifest.ok ? [] : manifest.problems.map((p) => `plugin ${name}: ${p}`);
   const hooks = await pluginHooks(root, name, meta.hooks);
-  const agents = [path.join(root, 'agents'), ...(typeof meta.agents === 'string' ? [path.resolve(root, meta.agents)] : [])];
+  const agents = [
+    path.join(root, 'agents'),
+    ...(typeof meta.agents === 'string' ? [path.resolve(root, meta.agents)] : []),
+  ];
   return {
     name,
     root,

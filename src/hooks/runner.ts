@@ -19,7 +19,12 @@ import type {
 } from './types.js';
 
 /** Events whose hooks may carry an `if` rule (tested against the call). */
-const TOOL_EVENTS = new Set<HookEventName>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
+const TOOL_EVENTS = new Set<HookEventName>([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+]);
 const NONE: HookOutcome = { blocked: false, continue: true, results: [] };
 
 export function createHookRunner(settings: HookSettings, options: HookRunnerOptions): HookRunner {
@@ -37,7 +42,8 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
       const spawn = (hook: HookCommand) =>
         runHookCommand(hook, {
           cwd: options.cwd,
-          env: hook.pluginRoot === undefined ? baseEnv() : { ...baseEnv(), CLAUDE_PLUGIN_ROOT: hook.pluginRoot },
+          env:
+            hook.pluginRoot === undefined ? baseEnv() : { ...baseEnv(), CLAUDE_PLUGIN_ROOT: hook.pluginRoot },
           stdin,
           ...(opts.signal && !hook.async ? { signal: opts.signal } : {}),
         }).then((r) => report(event, r, options));
@@ -52,8 +58,15 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
 }
 
 /** A hook that could not start, or timed out, or exited with an error other than 2, goes to `onFailure`. */
-function report(event: HookEventName, result: HookCommandResult, options: HookRunnerOptions): HookCommandResult {
-  const failed = result.notStarted || result.timedOut || (result.exitCode !== null && result.exitCode !== 0 && result.exitCode !== 2);
+function report(
+  event: HookEventName,
+  result: HookCommandResult,
+  options: HookRunnerOptions,
+): HookCommandResult {
+  const failed =
+    result.notStarted ||
+    result.timedOut ||
+    (result.exitCode !== null && result.exitCode !== 0 && result.exitCode !== 2);
   if (!failed || options.onFailure === undefined) return result;
   const why = result.notStarted
     ? `could not start (exit ${result.exitCode ?? '-'}): ${lastLine(result.stderr) || 'command not found'}`
@@ -61,7 +74,12 @@ function report(event: HookEventName, result: HookCommandResult, options: HookRu
       ? 'timed out'
       : `exited ${result.exitCode}: ${lastLine(result.stderr)}`;
   try {
-    options.onFailure({ event, command: result.command, exitCode: result.exitCode, message: `${event} hook \`${result.command}\` ${why}`.trim() });
+    options.onFailure({
+      event,
+      command: result.command,
+      exitCode: result.exitCode,
+      message: `${event} hook \`${result.command}\` ${why}`.trim(),
+    });
   } catch {
     // a reporter's bug must not end the run
   }

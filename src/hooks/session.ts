@@ -27,6 +27,9 @@ export function defaultHookTranscriptDir(): string {
 }
 
 export function hookSession(input: HookSessionInput): HookSession {
-  const dir = input.transcriptDir === undefined ? defaultHookTranscriptDir() : path.join(input.transcriptDir, 'claude-code');
+  const dir =
+    input.transcriptDir === undefined
+      ? defaultHookTranscriptDir()
+      : path.join(input.transcriptDir, 'claude-code');
   return { session_id: input.sessionId, transcript_path: path.join(dir, `${input.sessionId}.jsonl`) };
 }

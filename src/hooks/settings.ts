@@ -39,4 +39,3 @@ export async function loadHookSettings(
   if (extra !== undefined) parts.push(parseHookSettings(extra, 'teamd config hooks'));
   return { ...mergeHookSettings(parts), plugins };
 }
-

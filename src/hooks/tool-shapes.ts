@@ -9,7 +9,8 @@ import { claudeCodeToolName } from '../tools/claude-names.js';
 
 const PATH_KEYS = ['file_path', 'notebook_path'] as const;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The input with its file paths made absolute (from `cwd`, where the agent's shell is). */
 export function claudeToolInput(input: unknown, cwd: string): unknown {
@@ -29,7 +30,8 @@ export interface ToolRun {
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const linesOf = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('['));
+const linesOf = (text: string): string[] =>
+  text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('['));
 /** teamd's read output numbers its lines (`   12\ttext`); Claude Code's response holds the plain text. */
 const unnumbered = (text: string): string =>
   text
@@ -46,7 +48,10 @@ const SHAPES: Record<string, Shaper> = {
     const content = unnumbered(r.content);
     const numLines = content === '' ? 0 : content.split('\n').length;
     const startLine = typeof r.input.offset === 'number' ? r.input.offset : 1;
-    return { type: 'text', file: { filePath: str(r.input.file_path), content, numLines, startLine, totalLines: numLines } };
+    return {
+      type: 'text',
+      file: { filePath: str(r.input.file_path), content, numLines, startLine, totalLines: numLines },
+    };
   },
   Write: (r) => ({
     type: r.content.startsWith('Created') ? 'create' : 'update',

@@ -50,17 +50,31 @@ export interface TeamHookVerdict {
 }
 
 /** TaskCompleted, then TeammateIdle (and an `idle_prompt` Notification when both let it stop). */
-export async function completionHooks(host: TeammateHost, runner: HookRunner, runtime: AgentRuntime | null, task: Task): Promise<TeamHookVerdict> {
+export async function completionHooks(
+  host: TeammateHost,
+  runner: HookRunner,
+  runtime: AgentRuntime | null,
+  task: Task,
+): Promise<TeamHookVerdict> {
   const base = teamBase(host, runtime);
   const completed = await runner.run('TaskCompleted', { ...base, ...taskFields(task) });
-  if (!completed.continue) return { feedback: null, stop: completed.stopReason ?? 'a TaskCompleted hook stopped the teammate' };
+  if (!completed.continue)
+    return { feedback: null, stop: completed.stopReason ?? 'a TaskCompleted hook stopped the teammate' };
   if (completed.blocked)
-    return { feedback: `The completion of task ${task.id} was refused: ${completed.reason ?? 'no reason given'}. Fix it, then summarise again.`, stop: null };
+    return {
+      feedback: `The completion of task ${task.id} was refused: ${completed.reason ?? 'no reason given'}. Fix it, then summarise again.`,
+      stop: null,
+    };
   const idle = await runner.run('TeammateIdle', base);
-  if (!idle.continue) return { feedback: null, stop: idle.stopReason ?? 'a TeammateIdle hook stopped the teammate' };
+  if (!idle.continue)
+    return { feedback: null, stop: idle.stopReason ?? 'a TeammateIdle hook stopped the teammate' };
   if (idle.blocked) return { feedback: `Before you stop: ${idle.reason ?? 'keep working'}`, stop: null };
   if (runner.has('Notification')) {
-    const note = { ...base, message: `${host.name} finished ${task.id} and is waiting for work`, notification_type: 'idle_prompt' };
+    const note = {
+      ...base,
+      message: `${host.name} finished ${task.id} and is waiting for work`,
+      notification_type: 'idle_prompt',
+    };
     void runner.run('Notification', note, { matchValue: 'idle_prompt' });
   }
   return { feedback: null, stop: null };
@@ -70,9 +84,13 @@ export async function completionHooks(host: TeammateHost, runner: HookRunner, ru
 export function taskCreatedCheck(host: TeammateHost, runner: HookRunner, runtime: () => AgentRuntime | null) {
   return async (input: { id?: string; subject: string; description?: string }): Promise<string | null> => {
     if (!runner.has('TaskCreated')) return null;
-    const payload = { ...teamBase(host, runtime()), ...taskFields({ id: input.id ?? '', subject: input.subject, description: input.description ?? '' }) };
+    const payload = {
+      ...teamBase(host, runtime()),
+      ...taskFields({ id: input.id ?? '', subject: input.subject, description: input.description ?? '' }),
+    };
     const outcome = await runner.run('TaskCreated', payload);
-    if (outcome.blocked || !outcome.continue) return outcome.reason ?? outcome.stopReason ?? 'refused by a TaskCreated hook';
+    if (outcome.blocked || !outcome.continue)
+      return outcome.reason ?? outcome.stopReason ?? 'refused by a TaskCreated hook';
     return null;
   };
 }
