@@ -12,7 +12,7 @@ import { createHookRunner } from '../../src/hooks/index.js';
 import { hookSession } from '../../src/hooks/session.js';
 import type { HookCommand, HookEventName, HookSettings } from '../../src/hooks/types.js';
 import { modelFixture } from '../agent/support/models.js';
-import { collect, resultText, tempDir, toolResults } from '../agent/support/workspace.js';
+import { collect, tempDir, toolResults } from '../agent/support/workspace.js';
 
 const BYPASS: PermissionPolicy = { defaultMode: 'bypassPermissions', allow: [], deny: [], ask: [] };
 const use = (id: string, name: string, input: Record<string, unknown>) => ({
