@@ -112,5 +112,7 @@ export const TeamConfigSchema = z.strictObject({
     .default({ desktop: true }),
   /** Hooks in Claude Code's settings format, merged with `.claude/settings.json`. */
   hooks: z.record(z.string(), z.unknown()).optional(),
+  /** Claude Code plugin folders (their hooks/hooks.json and agents/), besides `.claude/plugins/*`; relative to the repository. */
+  plugins: z.array(z.string()).optional(),
 });
 export type TeamConfig = z.infer<typeof TeamConfigSchema>;

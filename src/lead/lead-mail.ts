@@ -6,6 +6,11 @@
  * messages are archived as they arrive (`teamd inbox lead --history`), and
  * requests wait for a person in `teamd approvals`.
  */
+import { basename } from 'node:path';
+import { recordHookFailure } from '../hooks/failure-log.js';
+import { createHookRunner } from '../hooks/runner.js';
+import { taskCreatedHook } from '../hooks/team-events.js';
+import type { HookRunner, HookSettings } from '../hooks/types.js';
 import { AgentRuntime } from '../agent/runtime.js';
 import type { TeamConfig } from '../config/schema.js';
 import { rosterOf } from '../config/load.js';
@@ -39,6 +44,21 @@ export interface LeadMailDeps {
   log: (e: TeamEvent) => void;
   /** The cron tools' service over the lead's scheduler. */
   cron?: CronToolService;
+  /** Hooks from .claude/settings*.json, plugins and the team config: the lead's agent runs them too. */
+  hooks?: HookSettings;
+}
+
+/** The lead's hooks: in the repository root, failures in the event log and `teamd status`. */
+function leadHookRunner(deps: LeadMailDeps): HookRunner {
+  return createHookRunner(deps.hooks ?? {}, {
+    cwd: deps.repoRoot,
+    projectDir: deps.repoRoot,
+    permissionMode: 'default',
+    onFailure: (failure) => {
+      deps.log({ type: 'notice', agent: 'lead', message: `hook: ${failure.message}` });
+      recordHookFailure(deps.repoRoot, 'lead', failure);
+    },
+  });
 }
 
 export class LeadMail {
@@ -95,6 +115,8 @@ export class LeadMail {
     const { config, repoRoot, tasks, mailbox } = this.deps;
     const roster = rosterOf(config);
     const readOnly = builtinTools().filter((t) => t.name !== 'write' && t.name !== 'edit');
+    const hooks = leadHookRunner(this.deps);
+    const base = () => ({ ...(this.runtime?.hookSession ?? {}), teammate_name: 'lead', team_name: basename(repoRoot) });
     this.runtime = new AgentRuntime({
       model: this.deps.models.leadClient(config.lead.model ?? config.model),
       cwd: repoRoot,
@@ -111,12 +133,14 @@ export class LeadMail {
       },
       transcriptDir: transcriptsDir(repoRoot, 'lead'),
       prices: config.prices,
+      hooks,
       services: {
         team: {
           tasks,
           mailbox,
           roster: () => roster,
           self: 'lead',
+          beforeCreate: taskCreatedHook(hooks, base),
           onSent: (m: { id: string; to: string; type: string }) =>
             this.deps.log({ type: 'message_sent', id: m.id, from: 'lead', to: m.to, messageType: m.type }),
         },

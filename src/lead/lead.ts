@@ -4,6 +4,8 @@
  * scheduler. It never decides what a teammate does: it keeps the index
  * current, says "look now", and reconciles the files after crashes.
  */
+import { loadHookSettings } from '../hooks/settings.js';
+import type { HookSettings } from '../hooks/types.js';
 import { stateProblems } from '../store/state-file.js';
 import type { Worker } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
@@ -71,6 +73,7 @@ export class Lead {
     readonly tasks: TaskStore,
     readonly mailbox: MailboxStore,
     private readonly releasePid: () => void,
+    hooks: HookSettings = {},
   ) {
     this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
     mailbox.onProblem = (p) =>
@@ -117,6 +120,7 @@ export class Lead {
       models: this.models,
       log,
       cron: this.cron.toolService(),
+      hooks,
     });
     this.oversight = new Oversight({
       repoRoot: options.repoRoot,
@@ -141,7 +145,9 @@ export class Lead {
       const config = resolved.config;
       const tasks = await TaskStore.open(options.repoRoot);
       const mailbox = new MailboxStore(options.repoRoot, { roster: rosterOf(config) });
-      const lead = new Lead(options, config, tasks, mailbox, lock.release);
+      const hooks = await loadHookSettings(options.repoRoot, config.hooks, { pluginDirs: config.plugins ?? [] });
+      const lead = new Lead(options, config, tasks, mailbox, lock.release, hooks.settings);
+      for (const problem of hooks.problems) lead.log.append({ type: 'notice', agent: 'lead', message: `hooks: ${problem}` });
       if (options.onEvent) lead.listeners.add(options.onEvent);
       await lead.boot();
       return { ok: true, value: lead };

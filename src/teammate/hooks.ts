@@ -8,7 +8,9 @@
 import { basename } from 'node:path';
 import type { AgentRuntime } from '../agent/runtime.js';
 import { recordHookFailure } from '../hooks/failure-log.js';
+import { taskFields } from '../hooks/team-events.js';
 import { createHookRunner } from '../hooks/index.js';
+import { taskCreatedHook } from '../hooks/team-events.js';
 import type { HookRunner } from '../hooks/types.js';
 import type { Task } from '../store/types.js';
 import type { TeammateHost } from './host.js';
@@ -36,11 +38,6 @@ function teamBase(host: TeammateHost, runtime: AgentRuntime | null): Record<stri
   };
 }
 
-const taskFields = (task: Pick<Task, 'id' | 'subject' | 'description'>) => ({
-  task_id: task.id,
-  task_subject: task.subject,
-  task_description: task.description ?? '',
-});
 
 export interface TeamHookVerdict {
   /** Exit 2 / a block: the teammate is told this and keeps working. */
@@ -82,15 +79,5 @@ export async function completionHooks(
 
 /** TaskCreated before a teammate's `task_create` writes the task: an error text refuses it. */
 export function taskCreatedCheck(host: TeammateHost, runner: HookRunner, runtime: () => AgentRuntime | null) {
-  return async (input: { id?: string; subject: string; description?: string }): Promise<string | null> => {
-    if (!runner.has('TaskCreated')) return null;
-    const payload = {
-      ...teamBase(host, runtime()),
-      ...taskFields({ id: input.id ?? '', subject: input.subject, description: input.description ?? '' }),
-    };
-    const outcome = await runner.run('TaskCreated', payload);
-    if (outcome.blocked || !outcome.continue)
-      return outcome.reason ?? outcome.stopReason ?? 'refused by a TaskCreated hook';
-    return null;
-  };
+  return taskCreatedHook(runner, () => teamBase(host, runtime()));
 }

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const mailbox = new MailboxStore(data.repoRoot, { roster: rosterOf(data.team) });
   const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));
   const model = await modelFor(data);
-  const hooks = await loadHookSettings(data.repoRoot, data.team.hooks);
+  const hooks = await loadHookSettings(data.repoRoot, data.team.hooks, { pluginDirs: data.team.plugins ?? [] });
   mailbox.onProblem = (p) => events.append({ type: 'notice', agent: data.teammate.name, message: `mailbox: ${formatProblem(p)}` });
   for (const problem of hooks.problems) events.append({ type: 'notice', agent: data.teammate.name, message: `hooks: ${problem}` });
   onLiveGroupsChange((pgids) => post({ type: 'process_groups', pgids }));

@@ -77,7 +77,7 @@ export async function checkTmux(): Promise<Check> {
 
 /** Each hook command's program must exist: a hook that cannot start blocks nothing and says little. */
 export async function checkHooks(repoRoot: string, config: TeamConfig): Promise<Check> {
-  const loaded = await loadHookSettings(repoRoot, config.hooks);
+  const loaded = await loadHookSettings(repoRoot, config.hooks, { pluginDirs: config.plugins ?? [] });
   const commands = Object.values(loaded.settings).flatMap((ms) =>
     (ms ?? []).flatMap((m) => m.hooks.map((h) => h.command)),
   );
