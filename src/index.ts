@@ -60,7 +60,7 @@ export { defineTool } from './tools/types.js';
 export type { AnyTool, Tool, ToolContext, ToolOutput } from './tools/types.js';
 export { createPermissionGate, parseRule } from './agent/permissions/index.js';
 export type { CanUseTool, PermissionDecision, PermissionPolicy } from './agent/permissions/types.js';
-export { createHookRunner, loadHookSettings } from './hooks/index.js';
+export { createHookRunner, hookSession, loadHookSettings } from './hooks/index.js';
 
 // ── The team daemon ─────────────────────────────────────────────────────────
 export { Lead, type LeadOptions } from './lead/lead.js';

@@ -1,9 +1,20 @@
-export { loadHookSettings, parseHookSettings, HOOK_EVENTS, type LoadedHookSettings } from './settings.js';
+export {
+  loadHookSettings,
+  parseHookSettings,
+  HOOK_EVENTS,
+  type HookLoadOptions,
+  type LoadedHooks,
+  type LoadedHookSettings,
+} from './settings.js';
 export { createHookRunner, matcherFits } from './runner.js';
+export { hookSession, defaultHookTranscriptDir, type HookSession } from './session.js';
+export { recentHookFailures, recordHookFailure } from './failure-log.js';
+export { loadPlugins, pluginFolders, type LoadedPlugin } from './plugins.js';
 export type {
   HookCommand,
   HookCommandResult,
   HookEventName,
+  HookFailure,
   HookMatcher,
   HookOutcome,
   HookRunner,
