@@ -11,6 +11,7 @@ import { AgentRuntime } from '../../src/agent/runtime.js';
 import { createHookRunner } from '../../src/hooks/index.js';
 import { hookSession } from '../../src/hooks/session.js';
 import type { HookCommand, HookEventName, HookSettings } from '../../src/hooks/types.js';
+import { countingTool } from '../agent/support/probe-tools.js';
 import { modelFixture } from '../agent/support/models.js';
 import { collect, tempDir, toolResults } from '../agent/support/workspace.js';
 
@@ -216,5 +217,43 @@ describe('Claude Code hook events in an agent run', () => {
     const own = await readFile(stop!.agent_transcript_path as string, 'utf8');
     expect(own).toContain('hi from the subagent');
     await expect(readFile(join(dir.path, 'never.txt'))).rejects.toThrow();
+  });
+
+  test('a compaction fires PreCompact (trigger auto) and then SessionStart (source compact), whose context the model gets', async () => {
+    await using dir = await tempDir();
+    const settings = await recordAll(dir.path, ['PreCompact', 'SessionStart'], {
+      SessionStart: [{ matcher: 'compact', hooks: [{ type: 'command', command: 'echo AFTER-COMPACT-CONTEXT' }] }],
+    });
+    const count = (id: string, to: number, usage?: { input_tokens: number }) => ({
+      content: [{ type: 'tool_use' as const, id, name: 'count', input: { to } }],
+      ...(usage ? { usage } : {}),
+    });
+    await using fixture = await modelFixture('scripted', {
+      rules: [{ match: '<compaction_request>', times: 'always', content: [{ type: 'text', text: '## Goal\nCount.' }] }],
+      steps: [
+        count('toolu_c1', 20),
+        count('toolu_c2', 21),
+        count('toolu_c3', 22, { input_tokens: 1_800 }),
+        { match: 'AFTER-COMPACT-CONTEXT', content: [{ type: 'text', text: 'Done counting.' }] },
+      ],
+    });
+    const runtime = new AgentRuntime({
+      model: fixture.model,
+      cwd: dir.path,
+      tools: [countingTool],
+      context: { windowTokens: 2_000, clearToolResultsAt: 0.5, summariseAt: 0.7, keepRecentTurns: 1 },
+      hooks: createHookRunner(settings, { cwd: dir.path }),
+    });
+    const { result } = await collect(runtime.submitMessage('Count three times.'));
+    await runtime.close();
+    expect(result).toMatchObject({ subtype: 'success', result: 'Done counting.' });
+    const log = await logged(dir.path);
+    expect(log.map((p) => [p.hook_event_name, p.source ?? p.trigger])).toEqual([
+      ['SessionStart', 'startup'],
+      ['PreCompact', 'auto'],
+      ['SessionStart', 'compact'],
+    ]);
+    expect(log[1]).toMatchObject({ custom_instructions: '' });
+    fixture.script.assertComplete();
   });
 });
