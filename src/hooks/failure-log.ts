@@ -1,7 +1,8 @@
 /**
  * Hooks that could not start (or failed), kept where `teamd status` finds
  * them: `.team/state/hook-failures.jsonl`, one short line each (appends of
- * one line are atomic between processes). Status shows the last few.
+ * one line are atomic between processes). Status shows the last few of the
+ * last day.
  */
 import { closeSync, constants, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,8 +47,15 @@ export function recordHookFailure(repoRoot: string, agent: string, failure: Hook
   }
 }
 
-/** The last `limit` failures, oldest first; a damaged line is skipped. */
-export function recentHookFailures(repoRoot: string, limit = 5): HookFailureLine[] {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The last `limit` failures of the last `withinMs` (a day), oldest first; a damaged line is skipped. */
+export function recentHookFailures(
+  repoRoot: string,
+  limit = 5,
+  withinMs = DAY_MS,
+  now = Date.now(),
+): HookFailureLine[] {
   let text: string;
   try {
     text = readFileSync(hookFailuresPath(repoRoot), 'utf8');
@@ -65,5 +73,6 @@ export function recentHookFailures(repoRoot: string, limit = 5): HookFailureLine
         return [];
       }
     })
+    .filter((f) => now - Date.parse(f.ts) <= withinMs)
     .slice(-limit);
 }
