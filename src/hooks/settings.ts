@@ -27,13 +27,17 @@ export async function loadHookSettings(
   options: HookLoadOptions = {},
 ): Promise<LoadedHooks> {
   const parts: LoadedHookSettings[] = [];
+  let disabled = false;
   for (const name of ['settings.json', 'settings.local.json']) {
     const file = path.join(repoRoot, '.claude', name);
     const read = await readJsonObject(file, repoRoot);
     if (!read.ok) parts.push({ settings: {}, problems: read.problems });
     else if (read.value.hooks !== undefined)
       parts.push(parseHookSettings(read.value.hooks, `${path.join('.claude', name)}: hooks`));
+    if (read.ok && read.value.disableAllHooks === true) disabled = true;
   }
+  // Claude Code's switch: `"disableAllHooks": true` in either file turns every hook off.
+  if (disabled) return { settings: {}, problems: parts.flatMap((p) => p.problems), plugins: [] };
   const plugins = await loadPlugins(repoRoot, options.pluginDirs ?? []);
   parts.push(...plugins.map((p) => p.hooks));
   if (extra !== undefined) parts.push(parseHookSettings(extra, 'teamd config hooks'));

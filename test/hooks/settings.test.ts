@@ -92,4 +92,15 @@ describe('loadHookSettings', () => {
       'teamd config hooks: must be an object of event names',
     ]);
   });
+
+  it('disableAllHooks in either settings file turns every hook off', async () => {
+    await mkdir(path.join(repo, '.claude'), { recursive: true });
+    await writeFile(
+      path.join(repo, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 's' }] }] } }),
+    );
+    await writeFile(path.join(repo, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }));
+    const loaded = await loadHookSettings(repo, { Stop: [{ hooks: [{ type: 'command', command: 't' }] }] });
+    expect(loaded.settings).toEqual({});
+  });
 });
