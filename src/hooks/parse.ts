@@ -40,6 +40,11 @@ const KNOWN_UNFIRED = new Set([
   'WorktreeCreate',
   'WorktreeRemove',
   'PostToolBatch',
+  'StopFailure',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'MessageDisplay',
+  'DirectoryAdded',
 ]);
 
 // Loose objects on purpose: Claude Code adds keys over time, and a user's settings must still load.
