@@ -60,7 +60,8 @@ function onAsk(call: ReadyCall, env: ToolCallEnv, input: unknown, signal: AbortS
   };
 }
 
-type Admission = { ok: true; input: unknown } | { ok: false; outcome: CallOutcome };
+/** `context`: a PreToolUse hook's `additionalContext`, for the model with the tool's result. */
+type Admission = { ok: true; input: unknown; context?: string } | { ok: false; outcome: CallOutcome };
 
 const refuse = (call: ReadyCall, text: string, why: string): Admission => ({
   ok: false,
@@ -107,6 +108,12 @@ async function askGate(
 /** PreToolUse hooks, then the permission gate: the input the tool may run with, or why not. */
 export async function admit(call: ReadyCall, env: ToolCallEnv, signal: AbortSignal): Promise<Admission> {
   const hook = await preToolUse(call, env, signal);
+  const admitted = await decide(call, env, hook, signal);
+  const context = hook?.additionalContext;
+  return admitted.ok && context !== undefined ? { ...admitted, context } : admitted;
+}
+
+async function decide(call: ReadyCall, env: ToolCallEnv, hook: HookOutcome | null, signal: AbortSignal): Promise<Admission> {
   if (hook && !hook.continue) env.requestStop(hook.stopReason ?? 'a PreToolUse hook stopped the run');
   if (hook?.blocked) {
     const reason = hook.reason ?? 'no reason given';

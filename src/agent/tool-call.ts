@@ -119,7 +119,8 @@ export async function executeCall(
     onProgress,
     toolUseId: call.block.id,
   });
-  const content = await postToolUse(call, admission.input, output, env, signal);
+  const after = await postToolUse(call, admission.input, output, env, signal);
+  const content = admission.context === undefined ? after : `${after}\n\n${admission.context}`;
   const isError = output.isError ?? false;
   return {
     result: {

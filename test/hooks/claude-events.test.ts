@@ -256,4 +256,22 @@ describe('Claude Code hook events in an agent run', () => {
     expect(log[1]).toMatchObject({ custom_instructions: '' });
     fixture.script.assertComplete();
   });
+
+  test("PreToolUse's additionalContext reaches the model with the tool's result", async () => {
+    await using dir = await tempDir();
+    const json = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'PRE-CONTEXT-7' } });
+    await using fixture = await modelFixture('scripted', {
+      steps: [use('t_ls', 'bash', { command: 'ls' }), { match: 'PRE-CONTEXT-7', ...say('seen') }],
+    });
+    const runtime = new AgentRuntime({
+      model: fixture.model,
+      cwd: dir.path,
+      permissionPolicy: BYPASS,
+      hooks: createHookRunner({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '${json}'` }] }] }, { cwd: dir.path }),
+    });
+    const { result } = await collect(runtime.submitMessage('go'));
+    await runtime.close();
+    expect(result).toMatchObject({ subtype: 'success', result: 'seen' });
+    fixture.script.assertComplete();
+  });
 });
