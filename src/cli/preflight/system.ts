@@ -78,11 +78,11 @@ export async function checkTmux(): Promise<Check> {
 /** Each hook command's program must exist: a hook that cannot start blocks nothing and says little. */
 export async function checkHooks(repoRoot: string, config: TeamConfig): Promise<Check> {
   const loaded = await loadHookSettings(repoRoot, config.hooks, { pluginDirs: config.plugins ?? [] });
-  const commands = Object.values(loaded.settings).flatMap((ms) =>
-    (ms ?? []).flatMap((m) => m.hooks.map((h) => h.command)),
-  );
+  const hooks = Object.values(loaded.settings).flatMap((ms) => (ms ?? []).flatMap((m) => m.hooks));
+  const commands = [...new Set(hooks.map((h) => h.command))];
   const missing: string[] = [];
-  for (const command of new Set(commands)) if (!(await startable(command, repoRoot))) missing.push(command);
+  for (const hook of new Map(hooks.map((h) => [`${h.pluginRoot ?? ''}\0${h.command}`, h])).values())
+    if (!(await startable(hook.command, repoRoot, hook.pluginRoot))) missing.push(hook.command);
   const problems = [...loaded.problems, ...missing.map((c) => `cannot start: ${c}`)];
   if (problems.length)
     return failed(
@@ -93,7 +93,7 @@ export async function checkHooks(repoRoot: string, config: TeamConfig): Promise<
   return ok('hooks', commands.length ? `${commands.length} command(s), all startable` : 'none');
 }
 
-async function startable(command: string, repoRoot: string): Promise<boolean> {
+async function startable(command: string, repoRoot: string, pluginRoot?: string): Promise<boolean> {
   const first = command
     .trim()
     .split(/\s+/)
@@ -102,7 +102,9 @@ async function startable(command: string, repoRoot: string): Promise<boolean> {
   const program = first
     .replace(/^["']|["']$/g, '')
     .replaceAll('$CLAUDE_PROJECT_DIR', repoRoot)
-    .replaceAll('${CLAUDE_PROJECT_DIR}', repoRoot);
+    .replaceAll('${CLAUDE_PROJECT_DIR}', repoRoot)
+    .replaceAll('${CLAUDE_PLUGIN_ROOT}', pluginRoot ?? '$CLAUDE_PLUGIN_ROOT')
+    .replaceAll('$CLAUDE_PLUGIN_ROOT', pluginRoot ?? '$CLAUDE_PLUGIN_ROOT');
   if (program.includes('$')) return true; // other variables: not knowable here
   try {
     await run('sh', ['-c', 'command -v "$1"', 'sh', program], { cwd: repoRoot });
