@@ -4,7 +4,7 @@
  * start and are left to finish on their own; a hook that cannot start is
  * reported through `onFailure`.
  */
-import { claudeCodeToolName } from '../tools/claude-names.js';
+import { claudeCodeToolName, toolNameVariants } from '../tools/claude-names.js';
 import { runHookCommand } from './hook-process.js';
 import { mergeVerdicts, verdictOf } from './hook-output.js';
 import type {
@@ -133,7 +133,7 @@ function ifFits(hook: HookCommand, event: HookEventName, opts: HookRunOptions): 
 /** Claude Code's rule: a plain name list (`Edit|Write`) matches exactly; anything else is a regex search. */
 export function matcherFits(matcher: string | undefined, value: string | undefined): boolean {
   if (value === undefined || matcher === undefined || matcher === '' || matcher === '*') return true;
-  const names = [value, claudeCodeToolName(value)];
+  const names = toolNameVariants(value);
   if (/^[A-Za-z0-9_|]+$/.test(matcher)) return matcher.split('|').some((m) => names.includes(m));
   try {
     const regex = new RegExp(matcher);

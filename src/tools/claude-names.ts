@@ -32,3 +32,12 @@ export function claudeCodeToolName(name: string): string {
 export function teamdToolName(claudeName: string): string | undefined {
   return Object.entries(KNOWN).find(([, cc]) => cc === claudeName)?.[0];
 }
+
+/** Names Claude Code has used for the same tool (its `Task` tool is `Agent` in newer versions). */
+const ALIASES: Record<string, string[]> = { Task: ['Agent'] };
+
+/** Every name a hook matcher may use for this tool: ours, Claude Code's, and its other names. */
+export function toolNameVariants(name: string): string[] {
+  const cc = claudeCodeToolName(name);
+  return [...new Set([name, cc, ...(ALIASES[cc] ?? [])])];
+}

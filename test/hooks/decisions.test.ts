@@ -170,6 +170,8 @@ describe('generated cases', () => {
     expect(matcherFits('mcp__memory__.*', 'mcp__memory__create_entities')).toBe(true);
     expect(matcherFits('mcp__memory__.*', 'mcp__github__x')).toBe(false);
     expect(matcherFits('Notebook.*', 'write')).toBe(false);
+    expect(matcherFits('Task', 'task')).toBe(true);
+    expect(matcherFits('Agent', 'task')).toBe(true);
   });
 
   describe('through real processes', () => {
