@@ -62,7 +62,12 @@ async function taskTool(input: ExtrasInput): Promise<{ tool: AnyTool | null; pro
   const { options, roots } = input;
   const sub = options.subagents;
   if (sub === undefined || (options.depth ?? 0) > 0) return { tool: null, problems: [] };
-  const { roles, problems } = await loadRoles(roots.project, sub.roles, sub.roleFiles ?? true);
+  const loaded = await loadRoles(roots.project, sub.roles, {
+    projectFiles: sub.roleFiles ?? true,
+    ...(sub.userRolesDir === undefined ? {} : { userDir: sub.userRolesDir }),
+  });
+  const { roles } = loaded;
+  const problems = [...loaded.problems, ...loaded.warnings];
   const tool = createTaskTool({
     parent: options,
     parentSessionId: input.sessionId,
