@@ -94,7 +94,7 @@ export async function loadRuntimeExtras(input: ExtrasInput): Promise<RuntimeExtr
   const [mcp, task] = await Promise.all([mcpTools(input), taskTool(input)]);
   return {
     tools: [...memoryTools(input), ...(mcp?.tools ?? []), ...(task.tool ? [task.tool] : [])],
-    notices: [...task.problems, ...(mcp?.problems ?? [])],
+    notices: [...task.problems, ...(mcp?.problems ?? []), ...(mcp?.warnings ?? [])],
     close: async () => mcp?.close(),
   };
 }

@@ -3,10 +3,10 @@
  * input is checked against the server's JSON Schema (as zod), and the model
  * is shown that schema as it is. Never read-only: the gate asks by default.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
 import { defineTool, type AnyTool, type ToolOutput } from '../../tools/types.js';
 import type { McpToolInfo } from './connect.js';
+import type { McpServerHandle } from './server-handle.js';
 
 const safePart = (text: string): string => text.replace(/[^A-Za-z0-9_-]/g, '_');
 
@@ -45,7 +45,8 @@ function renderResult(result: Record<string, unknown>): ToolOutput {
   return { content: text === '' ? '(no output)' : text, isError: result.isError === true };
 }
 
-export function mcpTool(server: string, client: Client, info: McpToolInfo, callTimeoutMs: number): AnyTool {
+export function mcpTool(handle: McpServerHandle, info: McpToolInfo, callTimeoutMs: number): AnyTool {
+  const server = handle.name;
   const { $schema: _drop, ...inputJsonSchema } = info.inputSchema;
   const name = mcpToolName(server, info.name);
   return defineTool({
@@ -56,16 +57,19 @@ export function mcpTool(server: string, client: Client, info: McpToolInfo, callT
     isReadOnly: () => false,
     isConcurrencySafe: () => false,
     run: async (input, ctx) => {
+      const client = await handle.current();
+      if (!client.ok) return { content: `Error: ${client.error}`, isError: true };
       try {
         const args = (input ?? {}) as Record<string, unknown>;
-        const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
+        const result = await client.value.callTool({ name: info.name, arguments: args }, undefined, {
           signal: ctx.signal,
           timeout: callTimeoutMs,
         });
         return { ...renderResult(result), summary: `${name}` };
       } catch (error) {
+        const died = handle.isDead ? ' (the server died; it is started again at the next call, once)' : '';
         return {
-          content: `Error: the MCP server "${server}" failed: ${(error as Error).message}`,
+          content: `Error: the MCP server "${server}" failed: ${(error as Error).message}${died}`,
           isError: true,
         };
       }
