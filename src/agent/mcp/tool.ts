@@ -4,7 +4,8 @@
  * is shown that schema as it is. Never read-only: the gate asks by default.
  */
 import { z } from 'zod';
-import { defineTool, type AnyTool, type ToolOutput } from '../../tools/types.js';
+import { defineTool, type AnyTool } from '../../tools/types.js';
+import { renderResult } from './content.js';
 import type { McpToolInfo } from './connect.js';
 import type { McpServerHandle } from './server-handle.js';
 
@@ -20,29 +21,6 @@ function schemaOf(json: Record<string, unknown>): z.ZodType {
   } catch {
     return z.record(z.string(), z.unknown()); // a schema zod cannot read: the server still checks the input
   }
-}
-
-interface ContentItem {
-  type: string;
-  text?: string;
-  mimeType?: string;
-  uri?: string;
-  resource?: { uri?: string; text?: string };
-}
-
-function renderItem(item: ContentItem): string {
-  if (item.type === 'text') return item.text ?? '';
-  if (item.type === 'resource') return item.resource?.text ?? `[resource ${item.resource?.uri ?? ''}]`;
-  if (item.type === 'resource_link') return `[resource ${item.uri ?? ''}]`;
-  return `[${item.type}${item.mimeType ? ` ${item.mimeType}` : ''} content not shown]`;
-}
-
-function renderResult(result: Record<string, unknown>): ToolOutput {
-  const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
-  const structured = result.structuredContent === undefined ? [] : [JSON.stringify(result.structuredContent)];
-  const parts = content.length > 0 ? content.map(renderItem) : structured;
-  const text = parts.join('\n').trim();
-  return { content: text === '' ? '(no output)' : text, isError: result.isError === true };
 }
 
 export function mcpTool(handle: McpServerHandle, info: McpToolInfo, callTimeoutMs: number): AnyTool {

@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { loadMcpConfig } from '../../../src/agent/mcp/config.js';
 import { loadMcpTools } from '../../../src/agent/mcp/load.js';
 import { createToolContext } from '../../../src/tools/context.js';
-import { tempDir } from '../support/workspace.js';
+import { AgentRuntime } from '../../../src/agent/runtime.js';
+import { invalidRequests, modelFixture } from '../support/models.js';
+import { collect, tempDir } from '../support/workspace.js';
 
 const SERVER = fileURLToPath(new URL('./support/echo-server.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -154,6 +156,48 @@ describe('.mcp.json as Claude Code accepts it', () => {
       expect(gone.content).toMatch(/the MCP server "echo" died again after 1 restart/);
     } finally {
       await set.close();
+    }
+  });
+});
+
+describe('image and resource content of an MCP tool', () => {
+  test('reaches the model as image and document blocks of the tool result (over the real SDK and HTTP)', async () => {
+    await using dir = await tempDir();
+    const config = { mcpServers: { echo: { command: process.execPath, args: ['--import', TSX, SERVER] } } };
+    await writeFile(join(dir.path, '.mcp.json'), JSON.stringify(config));
+    await using fixture = await modelFixture('fake-server', {
+      steps: [
+        { content: [{ type: 'tool_use', id: 't_pic', name: 'mcp__echo__picture', input: {} }] },
+        { afterTool: 'mcp__echo__picture', content: [{ type: 'text', text: 'A pixel.' }] },
+      ],
+    });
+    const runtime = new AgentRuntime({
+      model: fixture.model,
+      cwd: dir.path,
+      tools: [],
+      mcp: true,
+      canUseTool: async () => ({ behavior: 'allow' }),
+    });
+    try {
+      const { result } = await collect(runtime.submitMessage('Show me.'));
+      expect(result.subtype).toBe('success');
+      const sent = fixture.server!.requests.at(-1)!.body!.messages.at(-1)!;
+      const toolResult = (sent.content as { type: string; content?: unknown }[]).find(
+        (b) => b.type === 'tool_result',
+      );
+      expect(toolResult?.content).toEqual([
+        { type: 'text', text: 'here it is' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.any(String) } },
+        {
+          type: 'document',
+          source: { type: 'text', media_type: 'text/plain', data: 'the notes' },
+          title: 'file:///notes.txt',
+        },
+      ]);
+      expect(invalidRequests(fixture)).toEqual([]);
+      fixture.script.assertComplete();
+    } finally {
+      await runtime.close();
     }
   });
 });
