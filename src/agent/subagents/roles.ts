@@ -81,12 +81,19 @@ async function roleFile(file: string, root: string): Promise<RoleFile> {
   };
 }
 
-/** The roles of one folder tree; the first definition of a name wins within it. */
-export async function rolesIn(dir: string, into: LoadedRoles): Promise<Map<string, SubagentRole>> {
+/**
+ * The roles of one folder tree; the first definition of a name wins within it. Files are read
+ * only inside `root` (links included): the project for its agents, `/` for the user's own.
+ */
+export async function rolesIn(
+  dir: string,
+  into: LoadedRoles,
+  root = dir,
+): Promise<Map<string, SubagentRole>> {
   const mine = new Map<string, SubagentRole>();
   if (!existsSync(dir)) return mine; // the usual case, without an exception
   for (const file of await markdownFiles(dir)) {
-    const found = await roleFile(file, dir);
+    const found = await roleFile(file, root);
     if ('problem' in found) {
       into.problems.push(found.problem);
       continue;
@@ -117,12 +124,14 @@ export async function loadRoles(
     warnings: [],
   };
   const userDir = sources.userDir === undefined ? userAgentsDir() : sources.userDir;
-  const trees = [
-    ...(userDir !== null && sources.projectFiles !== false ? [userDir] : []),
-    ...(sources.projectFiles !== false ? [projectAgentsDir(projectRoot)] : []),
+  const trees: [string, string][] = [
+    ...(userDir !== null && sources.projectFiles !== false ? [[userDir, '/'] as [string, string]] : []),
+    ...(sources.projectFiles !== false
+      ? [[projectAgentsDir(projectRoot), projectRoot] as [string, string]]
+      : []),
   ];
-  for (const dir of [...new Set(trees)])
-    for (const [name, role] of await rolesIn(dir, loaded)) loaded.roles.set(name, role);
+  for (const [dir, root] of trees)
+    for (const [name, role] of await rolesIn(dir, loaded, root)) loaded.roles.set(name, role);
   given.forEach((input, i) => {
     const parsed = SubagentRoleSchema.safeParse(input);
     if (parsed.success) loaded.roles.set(parsed.data.name, { ...parsed.data, source: 'options' });

@@ -1,4 +1,4 @@
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -96,6 +96,21 @@ describe('agent files as Claude Code writes them', () => {
     expect(roles.get('opt')!.description).toBe('options');
     const none = await loadRoles(project, [], { projectFiles: false, userDir: user });
     expect([...none.roles.keys()]).toEqual(['general-purpose']);
+  });
+
+  test('a role file linked to another file of the project loads; a link out of the project is refused', async () => {
+    await using dir = await tempDir();
+    const project = join(dir.path, 'repo');
+    await mkdir(join(project, '.claude', 'agents'), { recursive: true });
+    await mkdir(join(project, 'roles'));
+    await writeFile(join(project, 'roles', 'linked.md'), '---\ndescription: linked\n---\nP\n');
+    await writeFile(join(dir.path, 'outside.md'), '---\ndescription: outside\n---\nP\n');
+    await symlink(join(project, 'roles', 'linked.md'), join(project, '.claude', 'agents', 'linked.md'));
+    await symlink(join(dir.path, 'outside.md'), join(project, '.claude', 'agents', 'outside.md'));
+    const { roles, problems } = await loadRoles(project, [], { userDir: null });
+    expect(roles.get('linked')?.description).toBe('linked');
+    expect(roles.has('outside')).toBe(false);
+    expect(problems).toEqual([expect.stringContaining('outside.md')]);
   });
 
   test('Claude Code tool names map to teamd tools, with their rules', () => {
