@@ -40,9 +40,14 @@ function kindOf(value: Record<string, unknown>): Outcome<Kind> {
   };
 }
 
+/** A key as a field name: as it is when it is a plain word, else JSON-quoted (`env.""`). */
+const fieldName = (key: PropertyKey): string =>
+  typeof key === 'string' && /^[\w-]+$/.test(key) ? key : JSON.stringify(String(key));
+
 const issueLines = (error: z.ZodError): string[] =>
   error.issues.map(
-    (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(server)'}: ${issue.message}`,
+    (issue) =>
+      `${issue.path.length > 0 ? issue.path.map(fieldName).join('.') : '(server)'}: ${issue.message}`,
   );
 
 function expand(
@@ -61,7 +66,7 @@ function expand(
   const map = (field: string, r: Record<string, string> | undefined) =>
     r === undefined
       ? undefined
-      : Object.fromEntries(Object.entries(r).map(([k, v]) => [k, x(`${field}.${k}`)(v)]));
+      : Object.fromEntries(Object.entries(r).map(([k, v]) => [k, x(`${field}.${fieldName(k)}`)(v)]));
   if (server.type !== 'stdio')
     return { ...server, url: x('url')(server.url), headers: map('headers', server.headers) };
   return {
@@ -87,7 +92,7 @@ export function parseServer(value: unknown, env: Env): ServerParse {
   if (!kind.ok) return { errors: [kind.error], warnings: [] };
   const warnings = Object.keys(raw)
     .filter((key) => !(MCP_SERVER_KEYS[kind.value] as readonly string[]).includes(key))
-    .map((key) => `${key}: unknown key, ignored`);
+    .map((key) => `${fieldName(key)}: unknown key, ignored`);
   const parsed =
     kind.value === 'stdio' ? McpStdioServerSchema.safeParse(raw) : McpRemoteServerSchema.safeParse(raw);
   if (!parsed.success) return { errors: issueLines(parsed.error), warnings };
