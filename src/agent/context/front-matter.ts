@@ -12,6 +12,7 @@
  * is an error naming the file and the line. The parser never throws.
  */
 import { parseDocument, type Document } from 'yaml';
+import { textDepthProblem } from '../../store/json-bounds.js';
 import type { Outcome } from '../../store/types.js';
 
 /** The parsed fields: whatever the YAML holds (strings, numbers, lists, maps). */
@@ -27,6 +28,12 @@ export interface FrontMatterDocument {
 const FENCE = /^---[ \t]*$/;
 /** An alias bomb (`&a [*a, *a, …]`) expands at most this many times. */
 const MAX_ALIASES = 100;
+/**
+ * Real front matter is a few KB. Past these bounds the YAML parser's recursion can exhaust the
+ * stack or the heap (a 20 000-deep `[[[…]]]` killed the process), so they are refused unparsed.
+ */
+const MAX_FRONT_MATTER_CHARS = 256 * 1024;
+const MAX_FLOW_DEPTH = 64;
 
 interface YamlRead {
   data?: FrontMatterData;
@@ -98,7 +105,12 @@ export function parseFrontMatter(text: string, file: string): Outcome<FrontMatte
     if (parts === null) return { ok: true, value: { data: {}, body: text.replace(/\r\n?/g, '\n').trim() } };
     if ('unclosed' in parts)
       return { ok: false, error: `${file}: the front matter opened on line 1 is never closed with ---` };
-    const strict = readYaml(parts.yaml.join('\n'), file, 2);
+    const yamlText = parts.yaml.join('\n');
+    if (yamlText.length > MAX_FRONT_MATTER_CHARS)
+      return { ok: false, error: `${file}: the front matter is over ${MAX_FRONT_MATTER_CHARS} characters` };
+    const deep = textDepthProblem(yamlText, MAX_FLOW_DEPTH);
+    if (deep !== undefined) return { ok: false, error: `${file}: the front matter is ${deep}` };
+    const strict = readYaml(yamlText, file, 2);
     if (strict.data) return { ok: true, value: { data: strict.data, body: parts.body } };
     const retry = readYaml(quotePlainValues(parts.yaml).join('\n'), file, 2);
     if (retry.data) return { ok: true, value: { data: retry.data, body: parts.body, lenient: true } };

@@ -51,6 +51,11 @@ describe('front matter parser, adversarial', () => {
       '"unclosed',
     ])
       expect(() => parseFrontMatter(`---\n${hostile}\n---\n`, 'h.md')).not.toThrow();
+    // a 20 000-deep flow list exhausted the heap inside the YAML parser (a fatal crash, not an exception)
+    const deep = parseFrontMatter(`---\na: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n---\nb`, 'deep.md');
+    expect(deep).toEqual({ ok: false, error: 'deep.md: the front matter is nested deeper than 64 levels' });
+    const huge = parseFrontMatter(`---\na: ${'x'.repeat(300_000)}\n---\nb`, 'huge.md');
+    expect(huge.ok ? '' : huge.error).toMatch(/^huge\.md: the front matter is over \d+ characters$/);
     expect(parseFrontMatter('---\n- a\n---\n', 'l.md')).toEqual({
       ok: false,
       error: 'l.md:2: the front matter must be "key: value" lines, not a list',
