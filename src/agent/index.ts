@@ -55,10 +55,22 @@ export {
   type MemoryEntry,
   type MemoryOptions,
 } from './memory/index.js';
-export { loadMcpTools, type McpLoadOptions, type McpServerConfig, type McpToolSet } from './mcp/index.js';
+export {
+  loadMcpConfig,
+  loadMcpTools,
+  mcpConfigFile,
+  type McpConfig,
+  type McpLoadOptions,
+  type McpServerConfig,
+  type McpToolSet,
+} from './mcp/index.js';
 export {
   loadRoles,
   parseRoleFile,
+  projectAgentsDir,
+  userAgentsDir,
+  type LoadedRoles,
+  type RoleSources,
   type SubagentOptions,
   type SubagentRole,
   type SubagentRoleInput,

@@ -126,7 +126,7 @@ export async function executeCall(
     result: {
       type: 'tool_result',
       tool_use_id: call.block.id,
-      content,
+      content: output.media?.length ? [{ type: 'text', text: content }, ...output.media] : content,
       ...(isError ? { is_error: true } : {}),
     },
     failed: isError,

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { configPath, loadConfig } from '../config/load.js';
 import { checkTeamFiles } from '../store/check.js';
+import { checkClaudeFiles } from './validate-claude.js';
 import { stuckLocks } from '../store/lock-holder.js';
 import { formatProblem } from '../store/problems.js';
 import type { FileProblem } from '../store/types.js';
@@ -18,7 +19,7 @@ export function registerValidateCommand(program: Command): void {
     program
       .command('validate')
       .description(
-        'check every task, inbox, cron job and the config; print each problem with its file; exit 1 if any',
+        'check every task, inbox, cron job, the config and the Claude Code files (.claude/settings*.json, .claude/agents, .mcp.json); print each problem with its file; exit 1 if any',
       ),
   )
     .option('--json', 'print JSON')
@@ -43,8 +44,14 @@ async function validate(options: ValidateOptions): Promise<void> {
     : [configProblem(repo, config.error), ...report.problems];
   // A lock refreshed in the future by a live (or unknown) holder: writers of that file wait until then.
   problems.push(...stuckLocks(repo).map(({ file, message }) => ({ file, message })));
-  if (options.json) printJson({ ok: problems.length === 0, problems, counts: report.counts });
-  else for (const problem of problems) printLine(formatProblem(problem));
+  const claude = await checkClaudeFiles(repo);
+  problems.push(...claude.problems);
+  const { warnings } = claude;
+  if (options.json) printJson({ ok: problems.length === 0, problems, warnings, counts: report.counts });
+  else {
+    for (const problem of problems) printLine(formatProblem(problem));
+    for (const warning of warnings) printLine(`warning: ${formatProblem(warning)}`);
+  }
   if (problems.length) throw new CliError(`${problems.length} problem(s) found`);
   const { tasks, inboxes, cronJobs } = report.counts;
   if (!options.json)

@@ -1,5 +1,6 @@
-import { loadRoles, MODEL_ALIASES } from '../agent/subagents/index.js';
+import { loadRoles } from '../agent/subagents/index.js';
 import { loadConfig } from '../config/load.js';
+import { applyAgentRole } from './agent-role.js';
 import { TeamConfigSchema, TeammateConfigSchema, type TeamConfig } from '../config/schema.js';
 
 export interface ConfigOverrides {
@@ -49,8 +50,7 @@ function sized(config: TeamConfig, n: number): TeamConfig['teammates'] {
 
 /**
  * `role: "agent:<name>"` takes the role from `.claude/agents/<name>.md` (the
- * files Claude Code users already have): its prompt becomes the role, its
- * tools and model apply unless the teammate sets its own.
+ * files Claude Code users already have), as `applyAgentRole` says.
  */
 async function resolveRoles(
   repoRoot: string,
@@ -71,9 +71,7 @@ async function resolveRoles(
         ok: false,
         error: `.team/config.json: teammates.${i}.role: no role "${name}" in .claude/agents/ (known: ${[...roles.keys()].join(', ')})`,
       };
-    const model =
-      role.model && role.model !== 'inherit' ? (MODEL_ALIASES[role.model] ?? role.model) : undefined;
-    teammates.push({ ...t, role: role.prompt, tools: t.tools ?? role.tools, model: t.model ?? model });
+    teammates.push(applyAgentRole(t, role, config.permissions));
   }
   return { ok: true, config: { ...config, teammates } };
 }

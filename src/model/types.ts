@@ -15,10 +15,28 @@ export const ToolUseBlockSchema = z.object({
   name: z.string(),
   input: z.unknown(),
 });
+/** An image or a document inside a tool result (an MCP tool's image or resource), base64 or plain text. */
+export const ImageBlockSchema = z.object({
+  type: z.literal('image'),
+  source: z.object({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
+});
+export const DocumentBlockSchema = z.object({
+  type: z.literal('document'),
+  source: z.union([
+    z.object({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
+    z.object({ type: z.literal('text'), media_type: z.literal('text/plain'), data: z.string() }),
+  ]),
+  title: z.string().optional(),
+});
+export type ImageBlock = z.infer<typeof ImageBlockSchema>;
+export type DocumentBlock = z.infer<typeof DocumentBlockSchema>;
+/** What a tool result may carry besides text. */
+export type MediaBlock = ImageBlock | DocumentBlock;
+
 export const ToolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(TextBlockSchema)]),
+  content: z.union([z.string(), z.array(z.union([TextBlockSchema, ImageBlockSchema, DocumentBlockSchema]))]),
   is_error: z.boolean().optional(),
 });
 export const ContentBlockSchema = z.discriminatedUnion('type', [
@@ -30,6 +48,22 @@ export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
 export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
 export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+
+/** The text of a tool result (images and documents as a short placeholder), for counting, summaries and views. */
+export function toolResultText(block: ToolResultBlock): string {
+  if (typeof block.content === 'string') return block.content;
+  return block.content
+    .map((b) =>
+      b.type === 'text'
+        ? b.text
+        : b.type === 'image'
+          ? `[image ${b.source.media_type}]`
+          : b.source.type === 'text'
+            ? b.source.data
+            : `[document ${b.source.media_type}]`,
+    )
+    .join('\n');
+}
 
 export const ConversationMessageSchema = z.object({
   role: z.enum(['user', 'assistant']),
@@ -65,13 +99,7 @@ export const emptyUsage = (): Usage => ({
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'error' | 'aborted';
 
 export type ModelErrorKind =
-  | 'rate_limit'
-  | 'overloaded'
-  | 'server'
-  | 'connection'
-  | 'prompt_too_long'
-  | 'auth'
-  | 'invalid_request';
+  'rate_limit' | 'overloaded' | 'server' | 'connection' | 'prompt_too_long' | 'auth' | 'invalid_request';
 
 /** A classified failure: `retryable` says whether trying again can help. */
 export interface ModelError {

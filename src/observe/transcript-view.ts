@@ -12,6 +12,7 @@ import { costOf, type PriceOverrides } from '../model/pricing.js';
 import { emptyUsage, type ContentBlock, type Usage } from '../model/types.js';
 import { addUsage } from '../model/usage.js';
 import { ID_PATTERN } from '../store/types.js';
+import { toolResultText } from '../model/types.js';
 
 /** One parsed transcript line: a header or an AgentEvent, kept loose (files may come from older versions). */
 export type TranscriptLine = Record<string, unknown> & { type?: string };
@@ -100,7 +101,7 @@ function blocksOf(content: unknown): ContentBlock[] {
 }
 
 function resultText(b: Extract<ContentBlock, { type: 'tool_result' }>): string {
-  return typeof b.content === 'string' ? b.content : b.content.map((t) => t.text).join('\n');
+  return toolResultText(b);
 }
 
 /** The first `max` non-empty lines of `text`, each cut, and how many were left out. */

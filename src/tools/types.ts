@@ -7,6 +7,7 @@
  * to the model as an execution failure. Invalid input never reaches `run` (the
  * executor validates with `inputSchema` first).
  */
+import type { MediaBlock } from '../model/types.js';
 import type { z } from 'zod';
 
 /** What a tool may touch. Everything outside comes in here, so tests can swap it. */
@@ -45,6 +46,8 @@ export interface ToolOutput {
   isError?: boolean;
   /** A one-line summary for `tool_use_summary` events and logs. */
   summary?: string;
+  /** Images and documents for the model, after the text (an MCP tool's image or resource content). */
+  media?: MediaBlock[];
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -268,7 +268,9 @@ it('a teammate whose model asks for hostile paths, names and recipients gets a c
       .map((x) => [x.tool_use_id, x]),
   );
   const text = (r: Extract<ContentBlock, { type: 'tool_result' }>) =>
-    typeof r.content === 'string' ? r.content : r.content.map((c) => c.text).join('\n');
+    typeof r.content === 'string'
+      ? r.content
+      : r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   for (const [i, c] of hostile.entries()) {
     const result = results.get(uses[i]!.id)!;
     expect(result.is_error, `${c.name} ${JSON.stringify(c.input)}: ${text(result)}`).toBe(true);

@@ -5,13 +5,11 @@
  */
 import type { ContentBlock, ConversationMessage, ToolResultBlock } from '../../model/types.js';
 import { blocksOf, recentTurnsStart } from './turns.js';
+import { toolResultText } from '../../model/types.js';
 
 export const CLEARED_PREFIX = '[tool result cleared to save context:';
 
-const lengthOf = (block: ToolResultBlock): number =>
-  typeof block.content === 'string'
-    ? block.content.length
-    : block.content.reduce((n, b) => n + b.text.length, 0);
+const lengthOf = (block: ToolResultBlock): number => toolResultText(block).length;
 
 function toolNames(messages: readonly ConversationMessage[]): Map<string, string> {
   const names = new Map<string, string>();

@@ -2,7 +2,7 @@
 export { compactHistory, type CompactInput, type CompactResult } from './compact.js';
 export { parseFrontMatter, renderFrontMatter, type FrontMatterDocument } from './front-matter.js';
 export { gitStatusSummary, projectRoots } from './git.js';
-export { instructionChain } from './instructions.js';
+export { instructionChain, type InstructionFile, type InstructionSources } from './instructions.js';
 export { ContextManager } from './manager.js';
 export { DEFAULT_CONTEXT_OPTIONS, resolveContextOptions } from './options.js';
 export { renderSessionContext } from './session-context.js';

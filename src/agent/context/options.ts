@@ -9,6 +9,7 @@ export const ContextOptionsSchema = z
   .strictObject({
     inject: z.boolean().default(true),
     instructionFiles: z.array(z.string().min(1)).default(['AGENTS.md', 'CLAUDE.md']),
+    userInstructions: z.boolean().default(true),
     windowTokens: z.number().int().min(1_000).default(200_000),
     clearToolResultsAt: Fraction.default(0.6),
     summariseAt: Fraction.default(0.8),

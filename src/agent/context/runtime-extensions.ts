@@ -62,7 +62,12 @@ async function taskTool(input: ExtrasInput): Promise<{ tool: AnyTool | null; pro
   const { options, roots } = input;
   const sub = options.subagents;
   if (sub === undefined || (options.depth ?? 0) > 0) return { tool: null, problems: [] };
-  const { roles, problems } = await loadRoles(roots.project, sub.roles, sub.roleFiles ?? true);
+  const loaded = await loadRoles(roots.project, sub.roles, {
+    projectFiles: sub.roleFiles ?? true,
+    ...(sub.userRolesDir === undefined ? {} : { userDir: sub.userRolesDir }),
+  });
+  const { roles } = loaded;
+  const problems = [...loaded.problems, ...loaded.warnings];
   const tool = createTaskTool({
     parent: options,
     parentSessionId: input.sessionId,
@@ -89,7 +94,7 @@ export async function loadRuntimeExtras(input: ExtrasInput): Promise<RuntimeExtr
   const [mcp, task] = await Promise.all([mcpTools(input), taskTool(input)]);
   return {
     tools: [...memoryTools(input), ...(mcp?.tools ?? []), ...(task.tool ? [task.tool] : [])],
-    notices: [...task.problems, ...(mcp?.problems ?? [])],
+    notices: [...task.problems, ...(mcp?.problems ?? []), ...(mcp?.warnings ?? [])],
     close: async () => mcp?.close(),
   };
 }

@@ -41,7 +41,12 @@ async function readOrNull(file: string | undefined): Promise<string | null> {
 export async function gatherSessionFacts(input: GatherInput): Promise<SessionFacts> {
   const [gitStatus, instructions, memoryIndex] = await Promise.all([
     gitStatusSummary(input.cwd),
-    instructionChain(input.roots.project, input.cwd, input.options.instructionFiles),
+    instructionChain(
+      input.roots.project,
+      input.cwd,
+      input.options.instructionFiles,
+      input.options.userInstructions ? {} : { userDir: null },
+    ),
     readOrNull(input.memoryIndexFile),
   ]);
   const date = (input.now ?? (() => new Date()))();

@@ -9,6 +9,7 @@ import type { ContentBlock, ConversationMessage, ModelClient } from '../../model
 import { emptyUsage, type Usage } from '../../model/types.js';
 import { headAndTail } from './tool-output.js';
 import { blocksOf } from './turns.js';
+import { toolResultText } from '../../model/types.js';
 
 export const SUMMARY_REQUEST_OPEN = '<compaction_request>';
 
@@ -27,8 +28,7 @@ const RESULT_CHARS = 1_500;
 function renderBlock(block: ContentBlock): string {
   if (block.type === 'text') return block.text;
   if (block.type === 'tool_use') return `[tool call ${block.name} ${JSON.stringify(block.input)}]`;
-  const text =
-    typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
+  const text = toolResultText(block);
   const kept = headAndTail(text, RESULT_CHARS, (cut) => `[… ${cut} characters …]`);
   return `[tool result${block.is_error ? ' (error)' : ''}]\n${kept}`;
 }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { ToolResultBlock } from '../../model/types.js';
 import { writeFileAtomic } from '../../store/atomic.js';
+import { toolResultText } from '../../model/types.js';
 
 export interface TrimSettings {
   maxChars: number;
@@ -17,8 +18,7 @@ export interface TrimSettings {
 
 export const toolOutputDir = (stateRoot: string): string => join(stateRoot, '.team', 'state', 'tool-output');
 
-const resultText = (block: ToolResultBlock): string =>
-  typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
+const resultText = (block: ToolResultBlock): string => toolResultText(block);
 
 const safeName = (text: string): string => text.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
 

@@ -33,8 +33,10 @@
 export interface ContextOptions {
   /** Inject the `<session_context>` at session start and after compaction. Default true. */
   inject: boolean;
-  /** Instruction files read in each folder from the project root down to the cwd. Default `['AGENTS.md', 'CLAUDE.md']`. */
+  /** Instruction files read in each folder from the project root down to the cwd (then `.claude/CLAUDE.md` and `CLAUDE.local.md`), with their `@imports`. Default `["AGENTS.md", "CLAUDE.md"]`. */
   instructionFiles: string[];
+  /** Read the user's `~/.claude/CLAUDE.md` first, as Claude Code does. Default true. */
+  userInstructions: boolean;
   /** The model's context window, in tokens. Default 200 000. */
   windowTokens: number;
   /** Fraction of the window at which old tool results are cleared. Default 0.6. */

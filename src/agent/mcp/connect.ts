@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -21,14 +22,19 @@ export interface ConnectedServer {
   name: string;
   client: Client;
   tools: McpToolInfo[];
+  /** The end of the server's stderr so far (stdio servers), for error reports. */
+  stderr: { text: string };
 }
 
 const STDERR_TAIL = 1_000;
 
 function transportFor(server: ParsedMcpServer, root: string, stderr: { text: string }): Transport {
-  if (server.type === 'http') {
+  if (server.type !== 'stdio') {
+    // the SSE transport sends requestInit's headers on its event stream and on every POST
     const init = server.headers === undefined ? {} : { requestInit: { headers: server.headers } };
-    return new StreamableHTTPClientTransport(new URL(server.url), init);
+    return server.type === 'sse'
+      ? new SSEClientTransport(new URL(server.url), init)
+      : new StreamableHTTPClientTransport(new URL(server.url), init);
   }
   const transport = new StdioClientTransport({
     command: server.command,
@@ -68,7 +74,7 @@ export async function connectServer(
   const client = new Client({ name: 'teamd', version: '0.1.0' });
   try {
     await client.connect(transportFor(server, root, stderr), { timeout: timeoutMs });
-    return { ok: true, value: { name, client, tools: await listAllTools(client, timeoutMs) } };
+    return { ok: true, value: { name, client, tools: await listAllTools(client, timeoutMs), stderr } };
   } catch (error) {
     await client.close().catch(() => undefined);
     const tail = stderr.text.trim() === '' ? '' : ` (stderr: ${stderr.text.trim()})`;

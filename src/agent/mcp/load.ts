@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Outcome } from '../../store/types.js';
 import { loadMcpConfig, serversFromOptions, type McpConfig } from './config.js';
 import type { ConnectedServer } from './connect.js';
+import type { McpServerHandle } from './server-handle.js';
 import { mcpTool } from './tool.js';
 import type { McpLoadOptions, McpToolSet } from './types.js';
 
@@ -24,19 +25,21 @@ export async function loadMcpTools(root: string, opts: McpLoadOptions = {}): Pro
   for (const name of wanted)
     if (!config.servers.has(name)) problems.push(`MCP server "${name}" is not configured`);
   const chosen = wanted.filter((name) => config.servers.has(name));
-  const outcomes = await startServers(chosen, config, root, opts.connectTimeoutMs ?? 30_000);
-  const started: ConnectedServer[] = [];
+  const timeoutMs = opts.connectTimeoutMs ?? 30_000;
+  const outcomes = await startServers(chosen, config, root, timeoutMs);
+  const started: { info: ConnectedServer; handle: McpServerHandle }[] = [];
   for (const outcome of outcomes) {
     if (outcome.ok) started.push(outcome.value);
     else problems.push(outcome.error);
   }
   const callTimeout = opts.callTimeoutMs ?? 600_000;
   return {
-    tools: started.flatMap((s) => s.tools.map((info) => mcpTool(s.name, s.client, info, callTimeout))),
-    servers: started.map((s) => s.name),
+    tools: started.flatMap((s) => s.info.tools.map((tool) => mcpTool(s.handle, tool, callTimeout))),
+    servers: started.map((s) => s.info.name),
     problems,
+    warnings: config.warnings,
     close: async () => {
-      await Promise.allSettled(started.map((s) => s.client.close()));
+      await Promise.allSettled(started.map((s) => s.handle.close()));
     },
   };
 }
@@ -47,8 +50,19 @@ async function startServers(
   config: McpConfig,
   root: string,
   timeoutMs: number,
-): Promise<Outcome<ConnectedServer>[]> {
+): Promise<Outcome<{ info: ConnectedServer; handle: McpServerHandle }>[]> {
   if (names.length === 0) return [];
-  const { connectServer } = await import('./connect.js');
-  return Promise.all(names.map((n) => connectServer(n, config.servers.get(n)!, root, timeoutMs)));
+  const [{ connectServer }, { McpServerHandle }] = await Promise.all([
+    import('./connect.js'),
+    import('./server-handle.js'),
+  ]);
+  return Promise.all(
+    names.map(async (n) => {
+      const server = config.servers.get(n)!;
+      const outcome = await connectServer(n, server, root, timeoutMs);
+      if (!outcome.ok) return outcome;
+      const handle = new McpServerHandle(n, outcome.value, { server, root, timeoutMs });
+      return { ok: true as const, value: { info: outcome.value, handle } };
+    }),
+  );
 }

@@ -3,10 +3,11 @@
  * input is checked against the server's JSON Schema (as zod), and the model
  * is shown that schema as it is. Never read-only: the gate asks by default.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
-import { defineTool, type AnyTool, type ToolOutput } from '../../tools/types.js';
+import { defineTool, type AnyTool } from '../../tools/types.js';
+import { renderResult } from './content.js';
 import type { McpToolInfo } from './connect.js';
+import type { McpServerHandle } from './server-handle.js';
 
 const safePart = (text: string): string => text.replace(/[^A-Za-z0-9_-]/g, '_');
 
@@ -22,30 +23,8 @@ function schemaOf(json: Record<string, unknown>): z.ZodType {
   }
 }
 
-interface ContentItem {
-  type: string;
-  text?: string;
-  mimeType?: string;
-  uri?: string;
-  resource?: { uri?: string; text?: string };
-}
-
-function renderItem(item: ContentItem): string {
-  if (item.type === 'text') return item.text ?? '';
-  if (item.type === 'resource') return item.resource?.text ?? `[resource ${item.resource?.uri ?? ''}]`;
-  if (item.type === 'resource_link') return `[resource ${item.uri ?? ''}]`;
-  return `[${item.type}${item.mimeType ? ` ${item.mimeType}` : ''} content not shown]`;
-}
-
-function renderResult(result: Record<string, unknown>): ToolOutput {
-  const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
-  const structured = result.structuredContent === undefined ? [] : [JSON.stringify(result.structuredContent)];
-  const parts = content.length > 0 ? content.map(renderItem) : structured;
-  const text = parts.join('\n').trim();
-  return { content: text === '' ? '(no output)' : text, isError: result.isError === true };
-}
-
-export function mcpTool(server: string, client: Client, info: McpToolInfo, callTimeoutMs: number): AnyTool {
+export function mcpTool(handle: McpServerHandle, info: McpToolInfo, callTimeoutMs: number): AnyTool {
+  const server = handle.name;
   const { $schema: _drop, ...inputJsonSchema } = info.inputSchema;
   const name = mcpToolName(server, info.name);
   return defineTool({
@@ -56,16 +35,19 @@ export function mcpTool(server: string, client: Client, info: McpToolInfo, callT
     isReadOnly: () => false,
     isConcurrencySafe: () => false,
     run: async (input, ctx) => {
+      const client = await handle.current();
+      if (!client.ok) return { content: `Error: ${client.error}`, isError: true };
       try {
         const args = (input ?? {}) as Record<string, unknown>;
-        const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
+        const result = await client.value.callTool({ name: info.name, arguments: args }, undefined, {
           signal: ctx.signal,
           timeout: callTimeoutMs,
         });
         return { ...renderResult(result), summary: `${name}` };
       } catch (error) {
+        const died = handle.isDead ? ' (the server died; it is started again at the next call, once)' : '';
         return {
-          content: `Error: the MCP server "${server}" failed: ${(error as Error).message}`,
+          content: `Error: the MCP server "${server}" failed: ${(error as Error).message}${died}`,
           isError: true,
         };
       }

@@ -8,8 +8,14 @@
  *     "tracker": { "type": "http", "url": "http://127.0.0.1:8080/mcp", "headers": { "Authorization": "Bearer ${TRACKER_TOKEN}" } } } }
  * ```
  *
+ * Transports: `stdio` (also `"type": "local"` or no type), `http`
+ * (Streamable HTTP) and `sse` (HTTP+SSE), as Claude Code accepts them.
  * `${VAR}` and `${VAR:-default}` in commands, arguments, env values, urls and
- * headers are replaced from the environment. Each tool of a server becomes
+ * headers are replaced from the environment (an unset variable without a
+ * default becomes "" and a warning). A key teamd does not know is a warning
+ * naming the server and key; the server still loads. A server that dies is
+ * started again once, at its next tool call; after a second death its tools
+ * answer with an error naming it. Each tool of a server becomes
  * `mcp__<server>__<tool>` (characters outside `A-Za-z0-9_-` become `_`). The
  * tools pass through the same permission gate as every tool and are never
  * read-only, so they ask unless a rule allows them (`mcp__server` allows a
@@ -19,8 +25,9 @@
 import { z } from 'zod';
 import type { AnyTool } from '../../tools/types.js';
 
-export const McpStdioServerSchema = z.strictObject({
-  type: z.literal('stdio').optional(),
+/** A child process speaking MCP on stdin/stdout. Claude Code's `"type": "local"` (or no type) is this too. */
+export const McpStdioServerSchema = z.object({
+  type: z.enum(['stdio', 'local']).optional(),
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).optional(),
@@ -28,20 +35,25 @@ export const McpStdioServerSchema = z.strictObject({
   cwd: z.string().optional(),
 });
 
-export const McpHttpServerSchema = z.strictObject({
-  type: z.literal('http'),
+/** Streamable HTTP (`http`) or the older HTTP+SSE transport (`sse`). */
+export const McpRemoteServerSchema = z.object({
+  type: z.enum(['http', 'sse']),
   url: z.string().min(1),
   headers: z.record(z.string(), z.string()).optional(),
 });
 
-export const McpServerConfigSchema = z.union([McpStdioServerSchema, McpHttpServerSchema]);
-export type McpServerConfig = z.input<typeof McpServerConfigSchema>;
-export type ParsedMcpServer = z.infer<typeof McpServerConfigSchema>;
+export const MCP_SERVER_KEYS = {
+  stdio: ['type', 'command', 'args', 'env', 'cwd'],
+  remote: ['type', 'url', 'headers'],
+} as const;
 
-/** The file: only `mcpServers` is read; other keys are left alone. Each server is checked on its own. */
-export const McpConfigFileSchema = z.looseObject({
-  mcpServers: z.record(z.string(), z.unknown()).default({}),
-});
+/** What an embedding may pass as `McpLoadOptions.servers` (the same shapes as `.mcp.json`). */
+export type McpServerConfig = z.input<typeof McpStdioServerSchema> | z.input<typeof McpRemoteServerSchema>;
+
+/** A server after checking and `${VAR}` expansion: `local` and a missing type are `stdio`. */
+export type ParsedMcpServer =
+  | (Omit<z.infer<typeof McpStdioServerSchema>, 'type'> & { type: 'stdio' })
+  | z.infer<typeof McpRemoteServerSchema>;
 
 export interface McpLoadOptions {
   /** Only these servers (by name); all when absent. */
@@ -65,5 +77,7 @@ export interface McpToolSet {
   servers: string[];
   /** One line per server that was skipped (bad config, failed to start), naming it. */
   problems: string[];
+  /** What was ignored or guessed (unknown keys, unset variables), naming the server and field; the server still loads. */
+  warnings: string[];
   close(): Promise<void>;
 }

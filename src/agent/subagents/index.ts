@@ -2,7 +2,14 @@
 export type { SubagentHost, SubagentRuntime } from './host.js';
 export { defaultModelFor, MODEL_ALIASES } from './model-choice.js';
 export { parseRoleFile } from './role-file.js';
-export { GENERAL_PURPOSE_ROLE, loadRoles, type LoadedRoles } from './roles.js';
+export {
+  GENERAL_PURPOSE_ROLE,
+  loadRoles,
+  projectAgentsDir,
+  userAgentsDir,
+  type LoadedRoles,
+  type RoleSources,
+} from './roles.js';
 export { runSubagent, type SubagentCall, type SubagentOutcome } from './run-subagent.js';
 export { createTaskTool } from './task-tool.js';
 export {

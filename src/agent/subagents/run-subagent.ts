@@ -8,7 +8,7 @@ import { hookSession } from '../../hooks/session.js';
 import { claudeCodeToolName } from '../../tools/claude-names.js';
 import type { AnyTool } from '../../tools/types.js';
 import type { McpToolSet } from '../mcp/types.js';
-import type { AgentRuntimeOptions } from '../options.js';
+import { DEFAULT_PERMISSION_POLICY, type AgentRuntimeOptions } from '../options.js';
 import type { AgentEvent, ResultEvent } from '../types.js';
 import type { SubagentHost, SubagentRuntime } from './host.js';
 import { TASK_TOOL_NAME, type SubagentRole } from './types.js';
@@ -31,14 +31,34 @@ export interface SubagentOutcome {
   result: ResultEvent | null;
 }
 
+/** A list names a tool by teamd or Claude Code name, or (`mcp__server`) every tool of a server. */
+const names = (list: string[], tool: AnyTool): boolean =>
+  list.some(
+    (entry) =>
+      entry === tool.name || entry === claudeCodeToolName(tool.name) || tool.name.startsWith(`${entry}__`),
+  );
+
 const allowedBy = (role: SubagentRole) => (tool: AnyTool) =>
-  role.tools === undefined ||
-  role.tools.includes(tool.name) ||
-  role.tools.includes(claudeCodeToolName(tool.name));
+  (role.tools === undefined || names(role.tools, tool)) && !names(role.disallowedTools ?? [], tool);
+
+/** The role's `permissionMode` and the rules its tool lists carried, on top of the parent's policy. */
+export function rolePolicy(
+  parent: AgentRuntimeOptions,
+  role: SubagentRole,
+): AgentRuntimeOptions['permissionPolicy'] {
+  const base = parent.permissionPolicy ?? DEFAULT_PERMISSION_POLICY;
+  if (role.permissionMode === undefined && !role.allowRules && !role.denyRules) return base;
+  return {
+    defaultMode: role.permissionMode ?? base.defaultMode,
+    allow: [...(base.allow ?? []), ...(role.allowRules ?? [])],
+    deny: [...(base.deny ?? []), ...(role.denyRules ?? [])],
+    ask: base.ask ?? [],
+  };
+}
 
 function toolsFor(host: SubagentHost, role: SubagentRole, mcp: McpToolSet | null): AnyTool[] {
   const own = host.tools().filter((t) => t.name !== TASK_TOOL_NAME && allowedBy(role)(t));
-  return [...own, ...(mcp?.tools ?? [])];
+  return [...own, ...(mcp?.tools ?? []).filter((t) => !names(role.disallowedTools ?? [], t))];
 }
 
 async function optionsFor(
@@ -71,6 +91,7 @@ async function optionsFor(
     role: role.description,
     maxTurns: role.maxTurns ?? host.maxTurns,
     sessionId,
+    ...(rolePolicy(parent, role) === undefined ? {} : { permissionPolicy: rolePolicy(parent, role) }),
     parentId: call.toolUseId,
     depth: 1,
     agentType: role.name,

@@ -16,10 +16,12 @@
  *   `SubagentStop` hooks (depth > 0). MCP servers named by its role are
  *   started for it alone; those servers and its background shells are
  *   stopped when it ends.
- * - Roles come from `.claude/agents/*.md` (Claude Code's format: front
- *   matter `name`, `description`, `tools`, `model`, and teamd's
- *   `mcpServers`; the body is the system prompt) and from
- *   `SubagentOptions.roles`, which win on equal names. `general-purpose` is
+ * - Roles come from `.claude/agents/**.md` of the project, then of the user
+ *   (`~/.claude/agents/`; a project role wins on equal names, as in Claude
+ *   Code), in Claude Code's format (front matter `name`, `description`,
+ *   `tools`, `disallowedTools`, `model`, `permissionMode`, `maxTurns`,
+ *   `mcpServers`; the body is the system prompt), and from
+ *   `SubagentOptions.roles`, which win over both. `general-purpose` is
  *   always there.
  */
 import { z } from 'zod';
@@ -44,18 +46,32 @@ export const SubagentRoleSchema = z.strictObject({
   mcpServers: z.array(z.string().min(1)).optional(),
   /** Its turn limit; default `SubagentOptions.maxTurns`. */
   maxTurns: z.number().int().positive().optional(),
+  /** Tools taken away from what `tools` (or the parent) gives, by teamd or Claude Code name. */
+  disallowedTools: z.array(z.string().min(1)).optional(),
+  /** Claude Code's `permissionMode`: the mode of the role's permission policy (its rules stay the parent's). */
+  permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk']).optional(),
+  /** Permission rules the `tools` entries carried (`Bash(git:*)`): added to the allow rules. */
+  allowRules: z.array(z.string().min(1)).optional(),
+  /** Permission rules of `disallowedTools` entries (`Bash(rm:*)`): added to the deny rules. */
+  denyRules: z.array(z.string().min(1)).optional(),
 });
 export type SubagentRoleInput = z.input<typeof SubagentRoleSchema>;
 
-/** A role, with where it was defined (a file path, `options`, `built-in`). */
-export type SubagentRole = z.infer<typeof SubagentRoleSchema> & { source: string };
+/**
+ * A role, with where it was defined (a file path, `options`, `built-in`) and
+ * what of its file was not used as written (unknown keys or tool names,
+ * Claude Code keys teamd ignores), one line each naming the file and field.
+ */
+export type SubagentRole = z.infer<typeof SubagentRoleSchema> & { source: string; warnings?: string[] };
 
 /** `AgentRuntimeOptions.subagents`: present (even `{}`) to give a top-level agent the `task` tool. */
 export interface SubagentOptions {
   /** Roles from the embedding (teamd's config); they win over role files of the same name. */
   roles?: SubagentRoleInput[];
-  /** Read `.claude/agents/*.md` in the project root. Default true. */
+  /** Read `.claude/agents/**.md` in the project root (and the user's agents). Default true. */
   roleFiles?: boolean;
+  /** The user's agents folder; default `~/.claude/agents`; null for none. */
+  userRolesDir?: string | null;
   /** Turn limit of a subagent whose role sets none. Default 30. */
   maxTurns?: number;
   /** The client for a role's `model`; default: the parent's model for `inherit`, else `createModelClient`. */

@@ -37,14 +37,22 @@ describe('loadMcpTools', () => {
     await using dir = await tempDir();
     const pidFile = await writeConfig(dir.path, {
       missing: { command: join(dir.path, 'no-such-server') },
-      wrong: { type: 'sse', url: 'http://127.0.0.1:1/sse' },
+      wrong: { type: 'websocket', url: 'ws://127.0.0.1:1/' },
     });
     const set = await loadMcpTools(dir.path);
     try {
       expect(set.servers).toEqual(['echo']);
-      expect(set.tools.map((t) => t.name)).toEqual(['mcp__echo__echo', 'mcp__echo__add', 'mcp__echo__fail']);
+      expect(set.tools.map((t) => t.name)).toEqual([
+        'mcp__echo__echo',
+        'mcp__echo__add',
+        'mcp__echo__fail',
+        'mcp__echo__die',
+        'mcp__echo__picture',
+      ]);
       expect(set.problems).toHaveLength(2);
-      expect(set.problems.find((p) => p.includes('wrong'))).toMatch(/\.mcp\.json: mcpServers\.wrong: /);
+      expect(set.problems.find((p) => p.includes('wrong'))).toMatch(
+        /\.mcp\.json: mcpServers\.wrong\.type: "websocket" is not one of stdio, http, sse/,
+      );
       expect(set.problems.find((p) => p.includes('missing'))).toMatch(
         /^MCP server "missing" failed to start/,
       );
@@ -95,6 +103,8 @@ describe.each(MODEL_KINDS)('MCP tools in a run (%s)', (kind) => {
       'mcp__echo__echo',
       'mcp__echo__add',
       'mcp__echo__fail',
+      'mcp__echo__die',
+      'mcp__echo__picture',
     ]);
     expect(notices(events).some((n) => n.startsWith('MCP server "missing" failed to start'))).toBe(true);
     expect(asked).toEqual(['mcp__echo__add', 'mcp__echo__echo']);

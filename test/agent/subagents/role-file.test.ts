@@ -27,7 +27,7 @@ describe('role files (.claude/agents/*.md)', () => {
         name: 'code-reviewer',
         description: 'Reviews code: use after every change. Checks style, bugs and tests.',
         prompt: 'You are a senior code reviewer.\n\nReport problems by file and line.',
-        tools: ['Read', 'Grep', 'Glob', 'Bash'],
+        tools: ['read', 'grep', 'glob', 'bash', 'bash_output', 'bash_kill'],
         model: 'sonnet',
         source: '/repo/.claude/agents/code-reviewer.md',
       },
@@ -59,7 +59,7 @@ describe('role files (.claude/agents/*.md)', () => {
       prompt: 'Find the issue.',
     });
     const literal = parseFrontMatter('---\nnote: |\n  line one\n  line two\n---\nbody', 'f.md');
-    expect(literal.ok && literal.value.data.note).toBe('line one\nline two');
+    expect(literal.ok && literal.value.data.note).toBe('line one\nline two\n'); // YAML's clip: one final newline
   });
 
   test('bad files are errors naming the file and the field or line', () => {
@@ -72,7 +72,11 @@ describe('role files (.claude/agents/*.md)', () => {
       '/r/c.md: the front matter opened on line 1 is never closed with ---',
     );
     const garbage = parseRoleFile('---\nname x\n---\n', '/r/d.md');
-    expect(garbage.ok ? '' : garbage.error).toBe('/r/d.md:2: expected "key: value", got "name x"');
+    expect(garbage.ok ? '' : garbage.error).toBe(
+      '/r/d.md:2: the front matter must be "key: value" lines, not a single value',
+    );
+    const badYaml = parseRoleFile('---\nname: x\ntools: [Read\n---\nP', '/r/f.md');
+    expect(badYaml.ok ? '' : badYaml.error).toMatch(/^\/r\/f\.md:\d+: not valid YAML \(\w+\)/);
     const noPrompt = parseRoleFile('---\nname: x\ndescription: d\n---\n', '/r/e.md');
     expect(noPrompt.ok ? '' : noPrompt.error).toMatch(/prompt/);
   });
@@ -84,10 +88,14 @@ describe('role files (.claude/agents/*.md)', () => {
     await writeFile(join(agents, 'code-reviewer.md'), CLAUDE_CODE_ROLE);
     await writeFile(join(agents, 'broken.md'), '---\nname: broken\n---\n');
     await writeFile(join(agents, 'notes.txt'), 'not a role');
-    const { roles, problems } = await loadRoles(dir.path, [
-      { name: 'code-reviewer', description: 'from the config', prompt: 'Review.' },
-      { name: 'bad name!', description: 'x', prompt: 'y' },
-    ]);
+    const { roles, problems } = await loadRoles(
+      dir.path,
+      [
+        { name: 'code-reviewer', description: 'from the config', prompt: 'Review.' },
+        { name: 'bad name!', description: 'x', prompt: 'y' },
+      ],
+      { userDir: null },
+    );
     expect([...roles.keys()].sort()).toEqual(['code-reviewer', 'general-purpose']);
     expect(roles.get('code-reviewer')).toMatchObject({ description: 'from the config', source: 'options' });
     expect(problems).toHaveLength(2);

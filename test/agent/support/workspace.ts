@@ -49,7 +49,7 @@ export const resultText = (block: ToolResultBlock | undefined): string =>
     ? ''
     : typeof block.content === 'string'
       ? block.content
-      : block.content.map((b) => b.text).join('');
+      : block.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 
 /** Polls `check` until it holds; fails with `what` after `timeoutMs`. */
 export async function waitFor(
