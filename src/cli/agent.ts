@@ -4,20 +4,34 @@
  * `claude -p` carry over. Exit code 0 on `success`, 1 otherwise.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { OUTPUT_FORMATS, exitCodeOf, runHeadless, type HeadlessOutput } from '../agent/headless.js';
 import type { AgentRuntimeOptions } from '../agent/options.js';
-import type { PermissionPolicy } from '../agent/permissions/types.js';
+import type { PermissionMode, PermissionPolicy } from '../agent/permissions/types.js';
+import type { PrintOptions } from '../agent/print/types.js';
+import { loadRoles } from '../agent/subagents/roles.js';
 import { loadConfig } from '../config/load.js';
-import { createHookRunner, loadHookSettings } from '../hooks/index.js';
-import { createModelClient } from '../model/factory.js';
+import { createHookRunner } from '../hooks/index.js';
+import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
+import type { ContentBlock } from '../model/types.js';
+import { streamJsonPrompts } from './agent-input.js';
+import { hookSources, mcpSources, sessionToResume } from './agent-sources.js';
 import { CliError } from './cli-error.js';
 import { printWarning } from './output.js';
 
 const AgentFlagsSchema = z.strictObject({
   print: z.boolean().optional(),
+  verbose: z.boolean().optional(),
+  includePartialMessages: z.boolean().optional(),
+  dangerouslySkipPermissions: z.boolean().optional(),
+  inputFormat: z.enum(['text', 'stream-json']).default('text'),
+  mcpConfig: z.array(z.string()).default([]),
+  strictMcpConfig: z.boolean().optional(),
+  settings: z.string().min(1).optional(),
+  resume: z.string().min(1).optional(),
+  continue: z.boolean().optional(),
   model: z.string().min(1).optional(),
   maxTurns: z.coerce.number().int().positive().optional(),
   maxBudgetUsd: z.coerce.number().positive().optional(),
@@ -57,6 +71,23 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
+/** The prompt words, else stdin: text, or Claude Code's stream-json user lines. */
+async function promptOf(
+  words: string[],
+  flags: AgentFlags,
+): Promise<string | AsyncIterable<string | ContentBlock[]>> {
+  if (flags.inputFormat === 'stream-json') {
+    if (words.length > 0)
+      throw new CliError(
+        'teamd agent --input-format stream-json: the prompts come on stdin, not as arguments',
+      );
+    return streamJsonPrompts(process.stdin);
+  }
+  const prompt = words.join(' ').trim() || (await readStdin());
+  if (prompt === '') throw new CliError('teamd agent: no prompt (give it after -p, or on stdin)');
+  return prompt;
+}
+
 function parseFlags(raw: unknown): AgentFlags {
   const parsed = AgentFlagsSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
@@ -65,8 +96,20 @@ function parseFlags(raw: unknown): AgentFlags {
   throw new CliError(`teamd agent ${flag}: ${issue.message}`);
 }
 
-/** The runtime options for a headless run in `cwd`: model, limits, permissions and hooks from flags and `.team/config.json`. */
-export async function headlessOptions(flags: AgentFlags, cwd: string): Promise<AgentRuntimeOptions> {
+/** Where `agent -p` keeps its session transcripts (for hooks' `transcript_path`, `--resume`, `--continue`). */
+export const agentTranscriptDir = (cwd: string): string =>
+  join(cwd, '.team', 'state', 'transcripts', 'agent');
+
+export interface HeadlessSetup {
+  options: AgentRuntimeOptions;
+  print: Partial<PrintOptions>;
+}
+
+const permissionModeOf = (flags: AgentFlags, configured: PermissionMode): PermissionMode =>
+  flags.dangerouslySkipPermissions ? 'bypassPermissions' : (flags.permissionMode ?? configured);
+
+/** The runtime options for a headless run in `cwd`: model, limits, permissions, hooks, MCP servers, agents, from flags and files. */
+export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<HeadlessSetup> {
   const loaded = await loadConfig(cwd);
   if (!loaded.ok) throw new CliError(loaded.error);
   const config = loaded.config;
@@ -79,15 +122,20 @@ export async function headlessOptions(flags: AgentFlags, cwd: string): Promise<A
   }).catch((error: unknown) => {
     throw new CliError(`teamd agent --model: ${(error as Error).message}`);
   });
-  const hooks = await loadHookSettings(cwd, config.hooks);
+  const hooks = await hookSources(cwd, config.hooks, flags.settings);
   for (const problem of hooks.problems) printWarning(problem);
+  const mcp = mcpSources(cwd, flags.mcpConfig, flags.strictMcpConfig ?? false);
+  const { roles } = await loadRoles(cwd);
+  const permissionMode = permissionModeOf(flags, config.permissions.defaultMode);
   const policy: PermissionPolicy = {
-    defaultMode: flags.permissionMode ?? config.permissions.defaultMode,
+    defaultMode: permissionMode,
     allow: [...config.permissions.allow, ...parseToolRules(flags.allowedTools)],
     deny: [...config.permissions.deny, ...parseToolRules(flags.disallowedTools)],
     ask: config.permissions.ask,
   };
-  return {
+  const transcriptDir = agentTranscriptDir(cwd);
+  const resume = sessionToResume(transcriptDir, flags);
+  const options: AgentRuntimeOptions = {
     model,
     cwd,
     maxTurns: flags.maxTurns,
@@ -96,9 +144,32 @@ export async function headlessOptions(flags: AgentFlags, cwd: string): Promise<A
     permissionPolicy: policy,
     hooks: createHookRunner(hooks.settings, { cwd }),
     prices: config.prices,
+    transcriptDir,
+    subagents: {},
+    ...(mcp.options === false ? {} : { mcp: mcp.options }),
+    ...(resume === undefined ? {} : { resume }),
     ...(flags.systemPrompt === undefined ? {} : { systemPrompt: flags.systemPrompt }),
     ...(flags.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: flags.appendSystemPrompt }),
   };
+  const print: Partial<PrintOptions> = {
+    includePartialMessages: flags.includePartialMessages ?? false,
+    permissionMode,
+    apiKeySource:
+      model.model.startsWith(SCRIPTED_PREFIX) || !process.env.ANTHROPIC_API_KEY
+        ? 'none'
+        : 'ANTHROPIC_API_KEY',
+    mcpServers: mcp.names,
+    agents: [...roles.keys()],
+  };
+  return { options, print };
+}
+
+/** The runtime options alone (tests, embedders). */
+export async function headlessOptions(
+  flags: z.input<typeof AgentFlagsSchema>,
+  cwd: string,
+): Promise<AgentRuntimeOptions> {
+  return (await headlessSetup(parseFlags(flags), cwd)).options;
 }
 
 const stdio: HeadlessOutput = {
@@ -111,9 +182,9 @@ export async function agentAction(promptWords: string[], rawFlags: unknown): Pro
   const flags = parseFlags(rawFlags);
   const cwd = resolve(flags.cwd ?? process.cwd());
   if (!existsSync(cwd)) throw new CliError(`teamd agent --cwd: ${cwd} does not exist`);
-  const prompt = promptWords.join(' ').trim() || (await readStdin());
-  if (prompt === '') throw new CliError('teamd agent: no prompt (give it after -p, or on stdin)');
-  const run = runHeadless(prompt, await headlessOptions(flags, cwd), flags.outputFormat, stdio);
+  const prompt = await promptOf(promptWords, flags);
+  const setup = await headlessSetup(flags, cwd);
+  const run = runHeadless(prompt, setup.options, { format: flags.outputFormat, print: setup.print }, stdio);
   const onSigint = (): void => run.interrupt();
   process.once('SIGINT', onSigint);
   try {
@@ -141,6 +212,19 @@ export function registerAgentCommand(program: Command): void {
     .option('--disallowed-tools, --disallowedTools <rules...>', 'permission rules to deny')
     .option('--permission-mode <mode>', 'default | acceptEdits | bypassPermissions | plan | dontAsk')
     .option('--output-format <format>', 'text | json | stream-json', 'text')
+    .option(
+      '--input-format <format>',
+      'text | stream-json (Claude Code user messages, one per line, on stdin)',
+      'text',
+    )
+    .option('--verbose', 'accepted for Claude Code compatibility (stream-json is always complete)')
+    .option('--include-partial-messages', 'stream-json: also print text deltas as stream_event lines')
+    .option('--dangerously-skip-permissions', 'the same as --permission-mode bypassPermissions')
+    .option('--mcp-config <configs...>', 'MCP server files or JSON strings, added to .mcp.json')
+    .option('--strict-mcp-config', 'use only the --mcp-config servers, not .mcp.json')
+    .option('--settings <file-or-json>', 'a settings file or JSON string whose hooks are added')
+    .option('-r, --resume <session>', 'go on with an earlier session by its id')
+    .option('-c, --continue', 'go on with the most recent session in this directory')
     .option('--system-prompt <text>', 'replace the system prompt')
     .option('--append-system-prompt <text>', 'add to the system prompt')
     .option('--record <path>', 'also save every model answer to this script file')

@@ -1,0 +1,108 @@
+/**
+ * The converter from teamd's runtime events to Claude Code's print-mode
+ * events (the mapping is in ./types.ts). Stateful per run: the result carries
+ * the stop reason of the last model call.
+ */
+import { randomBytes } from 'node:crypto';
+import { claudeCodeToolName } from '../../tools/claude-names.js';
+import type { AgentEvent, ResultEvent } from '../types.js';
+import { claudeResult } from './claude-result.js';
+import type { ClaudeEvent, PrintOptions } from './types.js';
+
+type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
+
+const TEAMD_ONLY = new Set(['progress', 'tool_use_summary']);
+
+export class ClaudeEventPrinter {
+  private stopReason: string | null = null;
+
+  constructor(private readonly options: PrintOptions) {}
+
+  /** The Claude Code event(s) for one teamd event; none for events Claude Code has no counterpart for. */
+  convert(event: AgentEvent): ClaudeEvent[] {
+    if (TEAMD_ONLY.has(event.type)) return [];
+    switch (event.type) {
+      case 'system':
+        return [event.subtype === 'init' ? this.init(event) : asIs(event)];
+      case 'assistant':
+        return [this.assistant(event)];
+      case 'user':
+        return this.user(event);
+      case 'stream_event':
+        return this.options.includePartialMessages ? [this.delta(event)] : [];
+      case 'result':
+        return [this.result(event)];
+      default:
+        return [asIs(event)];
+    }
+  }
+
+  result(event: ResultEvent): ClaudeEvent {
+    return claudeResult(event, event.subtype === 'success' ? this.stopReason : null);
+  }
+
+  private init(event: Extract<Of<'system'>, { subtype: 'init' }>): ClaudeEvent {
+    const tools = event.tools.map(claudeCodeToolName);
+    const mcp_servers = this.options.mcpServers.map((name) => ({
+      name,
+      status: tools.some((t) => t.startsWith(`mcp__${name}__`)) ? 'connected' : 'failed',
+    }));
+    return {
+      type: 'system',
+      subtype: 'init',
+      cwd: event.cwd,
+      session_id: event.session_id,
+      tools,
+      mcp_servers,
+      model: event.model,
+      permissionMode: this.options.permissionMode,
+      slash_commands: [],
+      apiKeySource: this.options.apiKeySource,
+      output_style: 'default',
+      agents: this.options.agents,
+      uuid: event.uuid,
+    };
+  }
+
+  private assistant(event: Of<'assistant'>): ClaudeEvent {
+    this.stopReason = event.stop_reason ?? null;
+    const message = {
+      id: `msg_${randomBytes(12).toString('hex')}`,
+      type: 'message',
+      role: 'assistant',
+      model: event.model,
+      content: event.message.content,
+      stop_reason: event.stop_reason ?? null,
+      stop_sequence: null,
+      usage: event.usage,
+    };
+    return { type: 'assistant', message, ...common(event) };
+  }
+
+  private user(event: Of<'user'>): ClaudeEvent[] {
+    const { content } = event.message;
+    const results = typeof content === 'string' ? [] : content.filter((b) => b.type === 'tool_result');
+    if (results.length === 0) return [];
+    const first = results[0]!;
+    return [{ type: 'user', message: event.message, ...common(event), tool_use_result: first.content }];
+  }
+
+  private delta(event: Of<'stream_event'>): ClaudeEvent {
+    const raw = {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: event.event.text },
+    };
+    return { type: 'stream_event', event: raw, ...common(event) };
+  }
+}
+
+/** teamd's own events, printed as they are. */
+const asIs = (event: AgentEvent): ClaudeEvent => ({ ...event });
+
+/** A subagent's events name the tool_use that started it; the top level has null. */
+const common = (event: AgentEvent) => ({
+  parent_tool_use_id: event.depth > 0 ? event.parent_id : null,
+  session_id: event.session_id,
+  uuid: event.uuid,
+});
