@@ -114,15 +114,21 @@ export function compareStreams(cc: Json[], td: Json[]): string[] {
 }
 
 export interface Exception {
-  /** A difference key, or a prefix ending in `*`. */
+  /** A difference line from this file, without its `(claude …, teamd …)` values; `*` matches anything. */
   key: string;
   reason: string;
 }
 
-const covers = (e: Exception, line: string): boolean =>
-  e.key.endsWith('*') ? line.startsWith(e.key.slice(0, -1)) : line === e.key || line.startsWith(`${e.key} (`);
+const globOf = (key: string): RegExp =>
+  new RegExp(
+    `^${key
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}( \\(|$)`,
+  );
 
 /** The differences no exception covers. */
 export function unexplained(differences: string[], exceptions: readonly Exception[]): string[] {
-  return differences.filter((d) => !exceptions.some((e) => covers(e, d)));
+  const globs = exceptions.map((e) => globOf(e.key));
+  return differences.filter((d) => !globs.some((g) => g.test(d)));
 }

@@ -60,7 +60,11 @@ export class ClaudeEventPrinter {
       apiKeySource: this.options.apiKeySource,
       output_style: 'default',
       agents: this.options.agents,
+      skills: [],
+      plugins: [],
       uuid: event.uuid,
+      original_cwd: event.cwd,
+      additional_directories: [],
     };
   }
 
@@ -71,10 +75,11 @@ export class ClaudeEventPrinter {
       type: 'message',
       role: 'assistant',
       model: event.model,
-      content: event.message.content,
+      content: withClaudeNames(event.message.content),
       stop_reason: event.stop_reason ?? null,
       stop_sequence: null,
       usage: event.usage,
+      context_management: null,
     };
     return { type: 'assistant', message, ...common(event) };
   }
@@ -105,4 +110,11 @@ const common = (event: AgentEvent) => ({
   parent_tool_use_id: event.depth > 0 ? event.parent_id : null,
   session_id: event.session_id,
   uuid: event.uuid,
+  timestamp: new Date().toISOString(),
 });
+
+/** tool_use blocks name the tools as `system/init` lists them (Claude Code's names); the API saw teamd's. */
+const withClaudeNames = (content: Of<'assistant'>['message']['content']) =>
+  typeof content === 'string'
+    ? content
+    : content.map((b) => (b.type === 'tool_use' ? { ...b, name: claudeCodeToolName(b.name) } : b));
