@@ -40,9 +40,11 @@ export function formatEvent(
   event: AgentEvent,
   printer?: ClaudeEventPrinter,
 ): string | null {
-  if (format !== 'stream-json' || event.type === 'result') return null;
+  if (event.type === 'result') return null;
+  // converted in every format: the printer keeps the last stop reason for the result
   const shaped = (printer ?? new ClaudeEventPrinter(DEFAULT_PRINT)).convert(event);
-  return shaped.length ? shaped.map((e) => JSON.stringify(e) + '\n').join('') : null;
+  if (format !== 'stream-json' || shaped.length === 0) return null;
+  return shaped.map((e) => JSON.stringify(e) + '\n').join('');
 }
 
 export function printResult(
