@@ -4,22 +4,15 @@
  * `claude -p` carry over. Exit code 0 on `success`, 1 otherwise.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { OUTPUT_FORMATS, exitCodeOf, runHeadless, type HeadlessOutput } from '../agent/headless.js';
 import type { AgentRuntimeOptions } from '../agent/options.js';
-import type { PermissionMode, PermissionPolicy } from '../agent/permissions/types.js';
-import type { PrintOptions } from '../agent/print/types.js';
-import { loadRoles } from '../agent/subagents/roles.js';
-import { loadConfig } from '../config/load.js';
-import { createHookRunner } from '../hooks/index.js';
-import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
 import type { ContentBlock } from '../model/types.js';
 import { streamJsonPrompts } from './agent-input.js';
-import { hookSources, mcpSources, sessionToResume } from './agent-sources.js';
+import { headlessSetup } from './agent-setup.js';
 import { CliError } from './cli-error.js';
-import { printWarning } from './output.js';
 
 const AgentFlagsSchema = z.strictObject({
   print: z.boolean().optional(),
@@ -45,24 +38,6 @@ const AgentFlagsSchema = z.strictObject({
   cwd: z.string().min(1).optional(),
 });
 export type AgentFlags = z.infer<typeof AgentFlagsSchema>;
-
-/** `Bash(npm test:*) Edit,Read` → three rules: split on commas and spaces outside parentheses. */
-export function parseToolRules(values: string[]): string[] {
-  const rules: string[] = [];
-  for (const value of values) {
-    let depth = 0;
-    let current = '';
-    for (const ch of value) {
-      depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
-      if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
-        if (current) rules.push(current);
-        current = '';
-      } else current += ch;
-    }
-    if (current) rules.push(current);
-  }
-  return rules;
-}
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -96,75 +71,9 @@ function parseFlags(raw: unknown): AgentFlags {
   throw new CliError(`teamd agent ${flag}: ${issue.message}`);
 }
 
-/** Where `agent -p` keeps its session transcripts (for hooks' `transcript_path`, `--resume`, `--continue`). */
-export const agentTranscriptDir = (cwd: string): string =>
-  join(cwd, '.team', 'state', 'transcripts', 'agent');
-
-export interface HeadlessSetup {
-  options: AgentRuntimeOptions;
-  print: Partial<PrintOptions>;
-}
-
-const permissionModeOf = (flags: AgentFlags, configured: PermissionMode): PermissionMode =>
-  flags.dangerouslySkipPermissions ? 'bypassPermissions' : (flags.permissionMode ?? configured);
-
-/** The runtime options for a headless run in `cwd`: model, limits, permissions, hooks, MCP servers, agents, from flags and files. */
-export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<HeadlessSetup> {
-  const loaded = await loadConfig(cwd);
-  if (!loaded.ok) throw new CliError(loaded.error);
-  const config = loaded.config;
-  const model = await createModelClient(flags.model ?? config.model, {
-    cwd,
-    maxTokens: config.maxTokens,
-    fallbackModel: config.fallbackModel,
-    prices: config.prices,
-    record: flags.record,
-  }).catch((error: unknown) => {
-    throw new CliError(`teamd agent --model: ${(error as Error).message}`);
-  });
-  const hooks = await hookSources(cwd, config.hooks, flags.settings);
-  for (const problem of hooks.problems) printWarning(problem);
-  const mcp = mcpSources(cwd, flags.mcpConfig, flags.strictMcpConfig ?? false);
-  const { roles } = await loadRoles(cwd);
-  const permissionMode = permissionModeOf(flags, config.permissions.defaultMode);
-  const policy: PermissionPolicy = {
-    defaultMode: permissionMode,
-    allow: [...config.permissions.allow, ...parseToolRules(flags.allowedTools)],
-    deny: [...config.permissions.deny, ...parseToolRules(flags.disallowedTools)],
-    ask: config.permissions.ask,
-  };
-  const transcriptDir = agentTranscriptDir(cwd);
-  const resume = sessionToResume(transcriptDir, flags);
-  const options: AgentRuntimeOptions = {
-    model,
-    cwd,
-    maxTurns: flags.maxTurns,
-    maxBudgetUsd: flags.maxBudgetUsd ?? config.maxBudgetUsd,
-    maxTokens: config.maxTokens,
-    permissionPolicy: policy,
-    hooks: createHookRunner(hooks.settings, { cwd }),
-    prices: config.prices,
-    transcriptDir,
-    subagents: {},
-    ...(mcp.options === false ? {} : { mcp: mcp.options }),
-    ...(resume === undefined ? {} : { resume }),
-    ...(flags.systemPrompt === undefined ? {} : { systemPrompt: flags.systemPrompt }),
-    ...(flags.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: flags.appendSystemPrompt }),
-  };
-  const print: Partial<PrintOptions> = {
-    includePartialMessages: flags.includePartialMessages ?? false,
-    permissionMode,
-    apiKeySource:
-      model.model.startsWith(SCRIPTED_PREFIX) || !process.env.ANTHROPIC_API_KEY
-        ? 'none'
-        : 'ANTHROPIC_API_KEY',
-    mcpServers: mcp.names,
-    agents: [...roles.keys()],
-  };
-  return { options, print };
-}
-
 /** The runtime options alone (tests, embedders). */
+export { agentTranscriptDir, headlessSetup, parseToolRules } from './agent-setup.js';
+
 export async function headlessOptions(
   flags: z.input<typeof AgentFlagsSchema>,
   cwd: string,

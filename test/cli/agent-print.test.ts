@@ -279,10 +279,12 @@ describe('teamd agent -p flags', () => {
     expect(existsSync(log)).toBe(true);
   });
 
-  it('--output-format json prints Claude Code’s result object', async () => {
+  it('--output-format json prints Claude Code’s result object; --model sonnet is an alias', async () => {
     await endpoint.start({ script: { steps: [{ content: [{ type: 'text', text: 'fine' }] }] } });
-    const ran = await agent(workDir(), ['-p', 'hi', '--model', 'claude-sonnet-5', '--output-format', 'json']);
+    // --model takes Claude Code's aliases
+    const ran = await agent(workDir(), ['-p', 'hi', '--model', 'sonnet', '--output-format', 'json']);
     expect(ran.code, ran.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(ran.stdout).modelUsage)).toEqual(['claude-sonnet-5-5']);
     expect(JSON.parse(ran.stdout)).toMatchObject({
       type: 'result',
       subtype: 'success',

@@ -123,9 +123,11 @@ const result = (run: ProcessRun) => run.events.findLast((e) => e.type === 'resul
 describe.skipIf(!claude.ok)(`Claude Code ${claude.ok ? claude.version : ''} against the fake server`, () => {
   let cc: ClientRun;
   let td: ClientRun;
+  let ccWrote: string | null;
   beforeAll(async () => {
     const repo = join(base, 'repo');
     cc = await runClient('claude', repo);
+    ccWrote = existsSync(join(repo, 'out.txt')) ? readFileSync(join(repo, 'out.txt'), 'utf8') : null;
     td = await runClient('teamd', repo);
   }, 240_000);
 
@@ -136,6 +138,7 @@ describe.skipIf(!claude.ok)(`Claude Code ${claude.ok ? claude.version : ''} agai
     expect(result(cc)).toMatchObject({ is_error: false, stop_reason: 'end_turn', subtype: 'success' });
     const toolResults = cc.events.filter((e) => e.type === 'user').map((e) => JSON.stringify(e.message));
     expect(toolResults.join('\n')).toContain('echo: ping');
+    expect(ccWrote).toBe('hi\n');
   });
 
   it('teamd agent -p: the same conversation, the same outcome', () => {
