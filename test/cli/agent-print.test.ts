@@ -250,6 +250,37 @@ describe('teamd agent -p flags', () => {
     expect(of(strict, 'system', 'init')[0]!.tools).not.toContain('mcp__echo__echo');
   });
 
+  it('an agent file of .claude/agents is a role the Task tool runs', async () => {
+    await endpoint.start({
+      script: {
+        rules: [
+          { conversation: 'Check the change', content: [{ type: 'text', text: 'Looks fine.' }] },
+          {
+            match: 'delegate',
+            content: [
+              {
+                type: 'tool_use',
+                name: 'task',
+                input: { description: 'review', prompt: 'Check the change', subagent_type: 'reviewer' },
+              },
+            ],
+          },
+          { afterTool: 'task', content: [{ type: 'text', text: 'Reviewed.' }] },
+        ],
+      },
+    });
+    const dir = workDir();
+    mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      join(dir, '.claude', 'agents', 'reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews.\ntools: Read, Grep\n---\nReview.\n',
+    );
+    const ran = await agent(dir, ['-p', 'delegate', ...API]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.stringify(of(ran, 'user')[0]!.message)).toContain('Looks fine.');
+    expect(of(ran, 'result')[0]).toMatchObject({ result: 'Reviewed.', is_error: false });
+  });
+
   it('--settings hooks run; --disallowedTools denies; --system-prompt and --append-system-prompt reach the API', async () => {
     const server = await endpoint.start({ script: TOOL_THEN_DONE });
     const dir = workDir();
