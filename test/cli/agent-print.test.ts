@@ -9,23 +9,26 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { echoMcpServer, RECORD_HOOK } from '../interop/scripts.js';
-import { useFakeEndpoint } from '../support/fake-endpoint.js';
+import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
+import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
 import { TSX_LOADER } from '../support/race/spawn-ts.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const endpoint = useFakeEndpoint();
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function workDir(): string {
+/** Each test has its own server and folder; the CLI is pointed at the server through its environment. */
+const servers = new Map<string, FakeAnthropicServer>();
+async function setup(options: Parameters<typeof startFakeAnthropicServer>[0]) {
+  const server = await startFakeAnthropicServer(options);
   const dir = mkdtempSync(join(tmpdir(), 'teamd-agent-print-'));
-  dirs.push(dir);
-  return dir;
+  servers.set(dir, server);
+  onTestFinished(async () => {
+    servers.delete(dir);
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { server, dir };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the events are read loosely, field by field
@@ -40,7 +43,9 @@ interface Ran {
 /** `teamd agent -p …` in `cwd`, with `stdin` written and closed. */
 function agent(cwd: string, args: string[], stdin = ''): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...args], { cwd });
+    const url = servers.get(cwd)!.url;
+    const env = { ...process.env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test-key' };
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...args], { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -68,8 +73,7 @@ const of = (ran: Ran, type: string, subtype?: string) =>
 
 describe('teamd agent -p, stream-json as Claude Code prints it', () => {
   it('init, assistant, user tool result and result carry Claude Code’s fields', async () => {
-    await endpoint.start({ script: TOOL_THEN_DONE });
-    const dir = workDir();
+    const { dir } = await setup({ script: TOOL_THEN_DONE });
     const ran = await agent(dir, ['-p', 'go', ...API, '--dangerously-skip-permissions']);
     expect(ran.code, ran.stderr).toBe(0);
     const [init] = of(ran, 'system', 'init');
@@ -116,8 +120,10 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
   });
 
   it('--include-partial-messages adds stream_event lines carrying the API event', async () => {
-    await endpoint.start({ script: { steps: [{ content: [{ type: 'text', text: 'Hello there.' }] }] } });
-    const ran = await agent(workDir(), ['-p', 'hi', ...API, '--include-partial-messages']);
+    const { dir } = await setup({
+      script: { steps: [{ content: [{ type: 'text', text: 'Hello there.' }] }] },
+    });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages']);
     expect(ran.code, ran.stderr).toBe(0);
     const deltas = of(ran, 'stream_event');
     expect(deltas.length).toBeGreaterThan(0);
@@ -131,14 +137,16 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
 
 describe('teamd agent -p exit codes', () => {
   it('a model error: is_error, api_error_status, exit 1', async () => {
-    await endpoint.start({ script: { steps: [{ error: { kind: 'invalid_request', message: 'bad' } }] } });
-    const ran = await agent(workDir(), ['-p', 'hi', ...API]);
+    const { dir } = await setup({
+      script: { steps: [{ error: { kind: 'invalid_request', message: 'bad' } }] },
+    });
+    const ran = await agent(dir, ['-p', 'hi', ...API]);
     expect(ran.code).toBe(1);
     expect(of(ran, 'result')[0]).toMatchObject({ is_error: true, api_error_status: 400 });
   });
 
   it('the budget spent: error_max_budget_usd, exit 1', async () => {
-    await endpoint.start({
+    const { dir } = await setup({
       script: {
         rules: [
           {
@@ -149,7 +157,7 @@ describe('teamd agent -p exit codes', () => {
         ],
       },
     });
-    const ran = await agent(workDir(), [
+    const ran = await agent(dir, [
       '-p',
       'hi',
       ...API,
@@ -162,11 +170,11 @@ describe('teamd agent -p exit codes', () => {
   });
 
   it('a prompt blocked by a UserPromptSubmit hook (from --settings): exit 1', async () => {
-    await endpoint.start({ script: { steps: [] } });
+    const { dir } = await setup({ script: { steps: [] } });
     const settings = {
       hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo no >&2; exit 2' }] }] },
     };
-    const ran = await agent(workDir(), ['-p', 'hi', ...API, '--settings', JSON.stringify(settings)]);
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--settings', JSON.stringify(settings)]);
     expect(of(ran, 'result')[0]).toMatchObject({ is_error: true });
     expect(ran.code).toBe(1);
   });
@@ -174,7 +182,7 @@ describe('teamd agent -p exit codes', () => {
 
 describe('teamd agent -p flags', () => {
   it('--input-format stream-json: each user line is one run of one conversation', async () => {
-    const server = await endpoint.start({
+    const { server, dir } = await setup({
       script: {
         steps: [
           { turn: 0, content: [{ type: 'text', text: 'first' }] },
@@ -184,7 +192,7 @@ describe('teamd agent -p flags', () => {
     });
     const line = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text } });
     const ran = await agent(
-      workDir(),
+      dir,
       ['-p', ...API, '--input-format', 'stream-json'],
       `${line('one')}\n${line('two')}\n`,
     );
@@ -195,14 +203,14 @@ describe('teamd agent -p flags', () => {
   });
 
   it('--input-format stream-json: a bad line is refused naming the line', async () => {
-    await endpoint.start({ script: { steps: [] } });
-    const ran = await agent(workDir(), ['-p', ...API, '--input-format', 'stream-json'], 'not json\n');
+    const { dir } = await setup({ script: { steps: [] } });
+    const ran = await agent(dir, ['-p', ...API, '--input-format', 'stream-json'], 'not json\n');
     expect(ran.code).toBe(1);
     expect(ran.stderr).toMatch(/stdin line 1: not valid JSON/);
   });
 
   it('--continue and --resume go on with the saved session', async () => {
-    await endpoint.start({
+    const { dir } = await setup({
       script: {
         steps: [
           { turn: 0, content: [{ type: 'text', text: 'one' }] },
@@ -211,7 +219,6 @@ describe('teamd agent -p flags', () => {
         ],
       },
     });
-    const dir = workDir();
     const first = await agent(dir, ['-p', 'a', ...API]);
     const session = of(first, 'result')[0]!.session_id as string;
     const second = await agent(dir, ['-p', 'b', ...API, '--continue']);
@@ -221,10 +228,9 @@ describe('teamd agent -p flags', () => {
   });
 
   it('.mcp.json, --mcp-config, --strict-mcp-config, .claude/agents, --permission-mode', async () => {
-    await endpoint.start({
+    const { dir } = await setup({
       script: { rules: [{ times: 'always', content: [{ type: 'text', text: 'ok' }] }] },
     });
-    const dir = workDir();
     writeFileSync(join(dir, 'echo-mcp.mjs'), echoMcpServer());
     const server = { command: process.execPath, args: [join(dir, 'echo-mcp.mjs')] };
     writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { echo: server } }));
@@ -251,7 +257,7 @@ describe('teamd agent -p flags', () => {
   });
 
   it('an agent file of .claude/agents is a role the Task tool runs', async () => {
-    await endpoint.start({
+    const { dir } = await setup({
       script: {
         rules: [
           { conversation: 'Check the change', content: [{ type: 'text', text: 'Looks fine.' }] },
@@ -269,7 +275,6 @@ describe('teamd agent -p flags', () => {
         ],
       },
     });
-    const dir = workDir();
     mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
     writeFileSync(
       join(dir, '.claude', 'agents', 'reviewer.md'),
@@ -282,8 +287,7 @@ describe('teamd agent -p flags', () => {
   });
 
   it('--settings hooks run; --disallowedTools denies; --system-prompt and --append-system-prompt reach the API', async () => {
-    const server = await endpoint.start({ script: TOOL_THEN_DONE });
-    const dir = workDir();
+    const { server, dir } = await setup({ script: TOOL_THEN_DONE });
     writeFileSync(join(dir, 'record.mjs'), RECORD_HOOK);
     const log = join(dir, 'hooks.jsonl');
     const command = `INTEROP_HOOK_LOG=${log} node ${join(dir, 'record.mjs')}`;
@@ -311,9 +315,9 @@ describe('teamd agent -p flags', () => {
   });
 
   it('--output-format json prints Claude Code’s result object; --model sonnet is an alias', async () => {
-    await endpoint.start({ script: { steps: [{ content: [{ type: 'text', text: 'fine' }] }] } });
+    const { dir } = await setup({ script: { steps: [{ content: [{ type: 'text', text: 'fine' }] }] } });
     // --model takes Claude Code's aliases
-    const ran = await agent(workDir(), ['-p', 'hi', '--model', 'sonnet', '--output-format', 'json']);
+    const ran = await agent(dir, ['-p', 'hi', '--model', 'sonnet', '--output-format', 'json']);
     expect(ran.code, ran.stderr).toBe(0);
     expect(Object.keys(JSON.parse(ran.stdout).modelUsage)).toEqual(['claude-sonnet-5-5']);
     expect(JSON.parse(ran.stdout)).toMatchObject({
