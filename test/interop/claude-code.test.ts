@@ -68,6 +68,8 @@ interface ClientRun extends ProcessRun {
   posts: number;
   /** One line per request the server received from this client. */
   calls: string[];
+  /** The first request's body, as JSON text. */
+  firstRequest: string;
 }
 
 async function runClient(client: 'claude' | 'teamd', repo: string): Promise<ClientRun> {
@@ -115,7 +117,7 @@ async function runClient(client: 'claude' | 'teamd', repo: string): Promise<Clie
     writeFileSync(join(process.env.INTEROP_DUMP, `events-${client}.jsonl`), run.stdout);
     writeFileSync(join(process.env.INTEROP_DUMP, `hooks-${client}.json`), JSON.stringify(hooks, null, 1));
   }
-  return { ...run, hooks, posts, calls };
+  return { ...run, hooks, posts, calls, firstRequest: JSON.stringify(mine[0]?.body ?? null) };
 }
 
 const result = (run: ProcessRun) => run.events.findLast((e) => e.type === 'result');
@@ -151,6 +153,16 @@ describe.skipIf(!claude.ok)(`Claude Code ${claude.ok ? claude.version : ''} agai
         .map((e) => JSON.stringify(e.message))
         .join('\n'),
     ).toContain('echo: ping');
+  });
+
+  it('both read CLAUDE.md, the agent file and .mcp.json of the repository', () => {
+    for (const run of [cc, td]) {
+      expect(run.firstRequest).toContain('Keep answers short.');
+      const init = run.events.find((e) => e.type === 'system' && e.subtype === 'init')!;
+      expect(init.agents).toEqual(expect.arrayContaining(['reviewer', 'general-purpose']));
+      expect(init.mcp_servers).toEqual([expect.objectContaining({ name: 'echo', status: 'connected' })]);
+      expect(init.tools).toEqual(expect.arrayContaining(['Bash', 'Task', 'mcp__echo__echo']));
+    }
   });
 
   it('the hooks received the same payloads, field by field (documented exceptions aside)', () => {
