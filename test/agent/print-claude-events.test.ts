@@ -23,7 +23,7 @@ const usage = {
 };
 
 describe('ClaudeEventPrinter', () => {
-  it('system/api_retry goes out as it is', () => {
+  it('system/api_retry goes out with Claude Code’s field set', () => {
     const retry: AgentEvent = {
       ...base,
       type: 'system',
@@ -34,7 +34,8 @@ describe('ClaudeEventPrinter', () => {
       error_status: 529,
       error: 'overloaded',
     };
-    expect(new ClaudeEventPrinter(options).convert(retry)).toEqual([retry]);
+    const { parent_id: _p, depth: _d, ...claudeShape } = retry;
+    expect(new ClaudeEventPrinter(options).convert(retry)).toEqual([claudeShape]);
   });
 
   it('init names tools as Claude Code does and tells connected from failed MCP servers', () => {

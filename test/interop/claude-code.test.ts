@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
-import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
+import type { FakeAnthropicServer, Fault } from '../../src/model/fake-server/types.js';
 import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { claudeCodeEnv, ensureClaudeCode } from '../support/claude-code/install.js';
 import { TSX_LOADER } from '../support/race/spawn-ts.js';
@@ -72,9 +72,16 @@ interface ClientRun extends ProcessRun {
   firstRequest: string;
 }
 
-async function runClient(client: 'claude' | 'teamd', repo: string): Promise<ClientRun> {
+/** A different conversation, and faults for its first requests. */
+interface Scenario {
+  script: ScriptInput;
+  faults: Fault[];
+}
+
+async function runClient(client: 'claude' | 'teamd', repo: string, scenario?: Scenario): Promise<ClientRun> {
   makeRepo(repo);
-  server.setScript(conversation(client === 'claude' ? 'Bash' : 'bash'));
+  server.setScript(scenario?.script ?? conversation(client === 'claude' ? 'Bash' : 'bash'));
+  if (scenario) server.inject(scenario.faults);
   const before = server.requests.length;
   const hookLog = join(base, `hooks-${client}.jsonl`);
   rmSync(hookLog, { force: true });
@@ -176,5 +183,30 @@ describe.skipIf(!claude.ok)(`Claude Code ${claude.ok ? claude.version : ''} agai
     const differences = compareStreams(cc.events, td.events);
     console.log(`interop events: ${differences.length} difference(s)\n  ${differences.join('\n  ')}`);
     expect(unexplained(differences, EVENT_EXCEPTIONS)).toEqual([]);
+  });
+});
+
+describe.skipIf(!claude.ok)('a model call that is retried', () => {
+  const scenario: Scenario = {
+    script: { steps: [{ content: [{ type: 'text', text: 'Fine.' }] }] },
+    faults: [{ kind: 'overloaded' }],
+  };
+  let cc: ClientRun;
+  let td: ClientRun;
+  beforeAll(async () => {
+    const repo = join(base, 'repo-retry');
+    cc = await runClient('claude', repo, scenario);
+    td = await runClient('teamd', repo, scenario);
+  }, 240_000);
+
+  it('both retry a 529 and print system/api_retry with the same fields, then succeed', () => {
+    const retries = (run: ClientRun) =>
+      run.events.filter((e) => e.type === 'system' && e.subtype === 'api_retry');
+    expect(retries(cc).length, cc.stdout).toBe(1);
+    expect(retries(cc)[0]).toMatchObject({ attempt: 1, error_status: 529 });
+    expect(retries(td).length, td.stdout).toBe(1);
+    expect(retries(td)[0]).toMatchObject({ attempt: 1, error_status: 529 });
+    expect(Object.keys(retries(td)[0]!).sort()).toEqual(Object.keys(retries(cc)[0]!).sort());
+    for (const run of [cc, td]) expect(result(run)).toMatchObject({ is_error: false, result: 'Fine.' });
   });
 });

@@ -23,7 +23,8 @@ export class ClaudeEventPrinter {
     if (TEAMD_ONLY.has(event.type)) return [];
     switch (event.type) {
       case 'system':
-        return [event.subtype === 'init' ? this.init(event) : asIs(event)];
+        if (event.subtype === 'init') return [this.init(event)];
+        return [event.subtype === 'api_retry' ? apiRetry(event) : asIs(event)];
       case 'assistant':
         return [this.assistant(event)];
       case 'user':
@@ -100,6 +101,12 @@ export class ClaudeEventPrinter {
     };
     return { type: 'stream_event', event: raw, ...common(event) };
   }
+}
+
+/** Claude Code's field set: teamd's `parent_id` and `depth` left out. */
+function apiRetry(event: Extract<Of<'system'>, { subtype: 'api_retry' }>): ClaudeEvent {
+  const { parent_id: _p, depth: _d, ...fields } = event;
+  return fields;
 }
 
 /** teamd's own events, printed as they are. */
