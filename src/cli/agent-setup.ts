@@ -1,12 +1,12 @@
 /**
  * The runtime and print options of `teamd agent -p` from its flags and the
  * files a repository set up for Claude Code has: `.team/config.json`, hooks
- * (`.claude/settings*.json`, `--settings`), MCP servers (`.mcp.json`,
+ * and permissions (`.claude/settings*.json`, `--settings`), MCP servers (`.mcp.json`,
  * `--mcp-config`), agent files (`.claude/agents/`), and the session to resume.
  */
 import { join } from 'node:path';
 import type { AgentRuntimeOptions } from '../agent/options.js';
-import type { PermissionMode, PermissionPolicy } from '../agent/permissions/types.js';
+import type { PermissionPolicy } from '../agent/permissions/types.js';
 import type { PrintOptions } from '../agent/print/types.js';
 import { loadRoles } from '../agent/subagents/roles.js';
 import { MODEL_ALIASES } from '../agent/subagents/model-choice.js';
@@ -14,7 +14,8 @@ import { loadConfig } from '../config/load.js';
 import { createHookRunner } from '../hooks/index.js';
 import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
 import type { AgentFlags } from './agent.js';
-import { hookSources, mcpSources, sessionToResume } from './agent-sources.js';
+import { settingsPermissions } from './agent-permissions.js';
+import { hookSources, jsonOf, mcpSources, sessionToResume } from './agent-sources.js';
 import { CliError } from './cli-error.js';
 import { printWarning } from './output.js';
 
@@ -45,8 +46,25 @@ export interface HeadlessSetup {
   print: Partial<PrintOptions>;
 }
 
-const permissionModeOf = (flags: AgentFlags, configured: PermissionMode): PermissionMode =>
-  flags.dangerouslySkipPermissions ? 'bypassPermissions' : (flags.permissionMode ?? configured);
+/**
+ * The permission rules: `.team/config.json`, then Claude Code's settings
+ * (`.claude/settings*.json`, `--settings`), then the flags; the mode from
+ * `--dangerously-skip-permissions`, `--permission-mode`, the settings, the config.
+ */
+async function policyOf(flags: AgentFlags, config: PermissionPolicy, cwd: string): Promise<PermissionPolicy> {
+  const flagSettings = flags.settings === undefined ? undefined : jsonOf('--settings', flags.settings, cwd);
+  const settings = await settingsPermissions(cwd, flagSettings);
+  for (const problem of settings.problems) printWarning(problem);
+  const mode = flags.dangerouslySkipPermissions
+    ? 'bypassPermissions'
+    : (flags.permissionMode ?? settings.defaultMode ?? config.defaultMode);
+  return {
+    defaultMode: mode,
+    allow: [...config.allow, ...settings.allow, ...parseToolRules(flags.allowedTools)],
+    deny: [...config.deny, ...settings.deny, ...parseToolRules(flags.disallowedTools)],
+    ask: [...config.ask, ...settings.ask],
+  };
+}
 
 /** The runtime options for a headless run in `cwd`: model, limits, permissions, hooks, MCP servers, agents, from flags and files. */
 export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<HeadlessSetup> {
@@ -68,13 +86,8 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
   for (const problem of hooks.problems) printWarning(problem);
   const mcp = mcpSources(cwd, flags.mcpConfig, flags.strictMcpConfig ?? false);
   const { roles } = await loadRoles(cwd);
-  const permissionMode = permissionModeOf(flags, config.permissions.defaultMode);
-  const policy: PermissionPolicy = {
-    defaultMode: permissionMode,
-    allow: [...config.permissions.allow, ...parseToolRules(flags.allowedTools)],
-    deny: [...config.permissions.deny, ...parseToolRules(flags.disallowedTools)],
-    ask: config.permissions.ask,
-  };
+  const policy = await policyOf(flags, config.permissions, cwd);
+  const permissionMode = policy.defaultMode;
   const transcriptDir = agentTranscriptDir(cwd);
   const resume = sessionToResume(transcriptDir, flags);
   const options: AgentRuntimeOptions = {

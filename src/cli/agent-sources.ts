@@ -14,7 +14,7 @@ import type { HookSettings } from '../hooks/types.js';
 import { CliError } from './cli-error.js';
 
 /** A flag's value: a JSON object given inline, or the path of a file holding one. */
-function jsonOf(flag: string, value: string, cwd: string): Record<string, unknown> {
+export function jsonOf(flag: string, value: string, cwd: string): Record<string, unknown> {
   const text = value.trimStart().startsWith('{') ? value : readFlagFile(flag, resolve(cwd, value));
   try {
     const json: unknown = JSON.parse(text);

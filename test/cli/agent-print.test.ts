@@ -286,6 +286,30 @@ describe('teamd agent -p flags', () => {
     expect(of(ran, 'result')[0]).toMatchObject({ result: 'Reviewed.', is_error: false });
   });
 
+  it('permissions of .claude/settings.json apply; a bad field in settings.local.json is a warning naming it', async () => {
+    const { dir } = await setup({
+      script: {
+        steps: [
+          { content: [{ type: 'tool_use', name: 'bash', input: { command: 'touch made' } }] },
+          { content: [{ type: 'text', text: 'Made.' }] },
+        ],
+      },
+    });
+    mkdirSync(join(dir, '.claude'), { recursive: true });
+    writeFileSync(
+      join(dir, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }),
+    );
+    writeFileSync(
+      join(dir, '.claude', 'settings.local.json'),
+      JSON.stringify({ permissions: { deny: 'Bash' } }),
+    );
+    const ran = await agent(dir, ['-p', 'go', ...API]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(existsSync(join(dir, 'made'))).toBe(true);
+    expect(ran.stderr).toMatch(/\.claude\/settings\.local\.json: permissions\.deny/);
+  });
+
   it('--settings hooks run; --disallowedTools denies; --system-prompt and --append-system-prompt reach the API', async () => {
     const { server, dir } = await setup({ script: TOOL_THEN_DONE });
     writeFileSync(join(dir, 'record.mjs'), RECORD_HOOK);
