@@ -106,6 +106,23 @@ describe('fake Messages API and Claude Code requests', () => {
     expect(seen.headers['anthropic-beta']).toContain('context-management-2025-06-27');
   });
 
+  it('a script’s afterTool condition looks through a system message after the tool results', async () => {
+    const strict = await startFakeAnthropicServer({
+      script: { steps: [{ afterTool: 'Bash', content: [{ type: 'text', text: 'after bash' }] }] },
+    });
+    try {
+      const { stream: _s, ...body } = claudeCodeBody;
+      const res = await fetch(`${strict.url}/v1/messages?beta=true`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'test-key' },
+        body: JSON.stringify(body),
+      });
+      expect(await res.json()).toMatchObject({ content: [{ type: 'text', text: 'after bash' }] });
+    } finally {
+      await strict.close();
+    }
+  });
+
   const refused: [string, (b: typeof claudeCodeBody) => unknown, RegExp][] = [
     [
       'an unknown role',
