@@ -51,6 +51,6 @@ export class Conversation {
     if (content.length === 0) return null;
     const message: ConversationMessage = { role: 'assistant', content };
     appendMessage(this.history, message);
-    return { type: 'assistant', message, model: done.model, usage: done.usage };
+    return { type: 'assistant', message, model: done.model, usage: done.usage, stop_reason: done.stopReason };
   }
 }

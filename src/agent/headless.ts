@@ -1,9 +1,14 @@
 /**
  * One agent run without a person: the engine of `teamd agent -p`. Prints the
  * run in Claude Code's print-mode formats (`text`: the answer; `json`: the
- * result event; `stream-json`: every event, one JSON object per line) and
- * says which exit code the run deserves.
+ * result event; `stream-json`: every event, one JSON object per line, in
+ * Claude Code's shapes: src/agent/print/types.ts) and says which exit code
+ * the run deserves. With several prompts (`--input-format stream-json`) each
+ * is one run of the same conversation, with its own result.
  */
+import type { ContentBlock } from '../model/types.js';
+import { ClaudeEventPrinter } from './print/claude-events.js';
+import type { PrintOptions } from './print/types.js';
 import { AgentRuntime } from './runtime.js';
 import type { AgentRuntimeOptions } from './options.js';
 import type { AgentEvent, ResultEvent } from './types.js';
@@ -16,13 +21,39 @@ export interface HeadlessOutput {
   stderr(text: string): void;
 }
 
-/** What to print for one event in `format`, if anything (the result is printed by `printResult`). */
-export function formatEvent(format: OutputFormat, event: AgentEvent): string | null {
-  return format === 'stream-json' ? JSON.stringify(event) + '\n' : null;
+export interface HeadlessSettings {
+  format: OutputFormat;
+  print?: Partial<PrintOptions>;
 }
 
-export function printResult(format: OutputFormat, result: ResultEvent, out: HeadlessOutput): void {
-  if (format === 'json') out.stdout(JSON.stringify(result) + '\n');
+const DEFAULT_PRINT: PrintOptions = {
+  includePartialMessages: false,
+  permissionMode: 'acceptEdits',
+  apiKeySource: 'none',
+  mcpServers: [],
+  agents: [],
+};
+
+/** What to print for one event in `format`, if anything (the result is printed by `printResult`). */
+export function formatEvent(
+  format: OutputFormat,
+  event: AgentEvent,
+  printer?: ClaudeEventPrinter,
+): string | null {
+  if (event.type === 'result') return null;
+  // converted in every format: the printer keeps the last stop reason for the result
+  const shaped = (printer ?? new ClaudeEventPrinter(DEFAULT_PRINT)).convert(event);
+  if (format !== 'stream-json' || shaped.length === 0) return null;
+  return shaped.map((e) => JSON.stringify(e) + '\n').join('');
+}
+
+export function printResult(
+  format: OutputFormat,
+  result: ResultEvent,
+  out: HeadlessOutput,
+  printer: ClaudeEventPrinter = new ClaudeEventPrinter(DEFAULT_PRINT),
+): void {
+  if (format !== 'text') out.stdout(JSON.stringify(printer.result(result)) + '\n');
   if (format === 'text' && result.result !== '') {
     out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
   }
@@ -31,37 +62,64 @@ export function printResult(format: OutputFormat, result: ResultEvent, out: Head
   }
 }
 
-export const exitCodeOf = (result: ResultEvent): number => (result.subtype === 'success' ? 0 : 1);
+export const exitCodeOf = (result: ResultEvent): number =>
+  result.subtype === 'success' && !result.is_error ? 0 : 1;
 
 export interface HeadlessRun {
+  /** The first failed run's result, else the last one's. */
   result: Promise<ResultEvent>;
   /** Stops the run (Ctrl-C); it still ends with a result. */
   interrupt(): void;
 }
 
-/** Runs `prompt` once, printing as it goes. */
+type Prompt = string | ContentBlock[];
+
+async function* promptsOf(input: Prompt | AsyncIterable<Prompt>): AsyncGenerator<Prompt> {
+  if (typeof input === 'string' || Array.isArray(input)) yield input;
+  else yield* input;
+}
+
+/** Runs `input` (one prompt, or a stream of them), printing as it goes. */
 export function runHeadless(
-  prompt: string,
+  input: Prompt | AsyncIterable<Prompt>,
   options: AgentRuntimeOptions,
-  format: OutputFormat,
+  settings: OutputFormat | HeadlessSettings,
   out: HeadlessOutput,
 ): HeadlessRun {
+  const { format, print } = typeof settings === 'string' ? { format: settings, print: {} } : settings;
+  const printer = new ClaudeEventPrinter({ ...DEFAULT_PRINT, ...print });
   const runtime = new AgentRuntime(options);
   const result = (async () => {
-    let last: ResultEvent | null = null;
+    let worst: ResultEvent | null = null;
     try {
-      for await (const event of runtime.submitMessage(prompt)) {
-        const line = formatEvent(format, event);
-        if (line !== null) out.stdout(line);
-        if (event.type === 'result') last = event;
+      for await (const prompt of promptsOf(input)) {
+        const last = await runOnce(runtime, prompt, format, printer, out);
+        if (worst === null || !worst.is_error) worst = last;
       }
     } finally {
       await runtime.close();
     }
-    // submitMessage always ends with a result; its absence is a bug in the runtime
-    if (last === null) throw new Error('the agent run ended without a result event');
-    printResult(format, last, out);
-    return last;
+    if (worst === null) throw new Error('teamd agent: no prompt was given');
+    return worst;
   })();
   return { result, interrupt: () => runtime.interrupt() };
+}
+
+async function runOnce(
+  runtime: AgentRuntime,
+  prompt: Prompt,
+  format: OutputFormat,
+  printer: ClaudeEventPrinter,
+  out: HeadlessOutput,
+): Promise<ResultEvent> {
+  let last: ResultEvent | null = null;
+  for await (const event of runtime.submitMessage(prompt)) {
+    const line = formatEvent(format, event, printer);
+    if (line !== null) out.stdout(line);
+    if (event.type === 'result') last = event;
+  }
+  // submitMessage always ends with a result; its absence is a bug in the runtime
+  if (last === null) throw new Error('the agent run ended without a result event');
+  printResult(format, last, out, printer);
+  return last;
 }

@@ -4,7 +4,7 @@
  * as they are. A run (one `submitMessage`) yields `system/init` (first run of a
  * session only), then any mix of the others, and ends with exactly one `result`.
  */
-import type { ConversationMessage, ModelError, Usage } from '../model/types.js';
+import type { ConversationMessage, ModelError, StopReason, Usage } from '../model/types.js';
 import type { CompactStage, CompactTrigger } from './context/types.js';
 
 /** Every event carries these. `parent_id`/`depth` trace a subagent's or teammate's events to what started them. */
@@ -77,7 +77,8 @@ export type AgentEvent = EventBase &
      */
     | { type: 'system'; subtype: 'queued_input'; message: string; ids: string[] }
     | { type: 'user'; message: ConversationMessage }
-    | { type: 'assistant'; message: ConversationMessage; model: string; usage: Usage }
+    /** `stop_reason`: why the model call ended (`end_turn`, `tool_use`, …), as the API said. */
+    | { type: 'assistant'; message: ConversationMessage; model: string; usage: Usage; stop_reason?: StopReason }
     | { type: 'stream_event'; event: { type: 'text_delta'; text: string } }
     | { type: 'progress'; tool_use_id: string; tool: string; text: string }
     | {

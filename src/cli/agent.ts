@@ -9,15 +9,22 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { OUTPUT_FORMATS, exitCodeOf, runHeadless, type HeadlessOutput } from '../agent/headless.js';
 import type { AgentRuntimeOptions } from '../agent/options.js';
-import type { PermissionPolicy } from '../agent/permissions/types.js';
-import { loadConfig } from '../config/load.js';
-import { createHookRunner, loadHookSettings } from '../hooks/index.js';
-import { createModelClient } from '../model/factory.js';
+import type { ContentBlock } from '../model/types.js';
+import { streamJsonPrompts } from './agent-input.js';
+import { headlessSetup } from './agent-setup.js';
 import { CliError } from './cli-error.js';
-import { printWarning } from './output.js';
 
 const AgentFlagsSchema = z.strictObject({
   print: z.boolean().optional(),
+  verbose: z.boolean().optional(),
+  includePartialMessages: z.boolean().optional(),
+  dangerouslySkipPermissions: z.boolean().optional(),
+  inputFormat: z.enum(['text', 'stream-json']).default('text'),
+  mcpConfig: z.array(z.string()).default([]),
+  strictMcpConfig: z.boolean().optional(),
+  settings: z.string().min(1).optional(),
+  resume: z.string().min(1).optional(),
+  continue: z.boolean().optional(),
   model: z.string().min(1).optional(),
   maxTurns: z.coerce.number().int().positive().optional(),
   maxBudgetUsd: z.coerce.number().positive().optional(),
@@ -32,29 +39,28 @@ const AgentFlagsSchema = z.strictObject({
 });
 export type AgentFlags = z.infer<typeof AgentFlagsSchema>;
 
-/** `Bash(npm test:*) Edit,Read` → three rules: split on commas and spaces outside parentheses. */
-export function parseToolRules(values: string[]): string[] {
-  const rules: string[] = [];
-  for (const value of values) {
-    let depth = 0;
-    let current = '';
-    for (const ch of value) {
-      depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
-      if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
-        if (current) rules.push(current);
-        current = '';
-      } else current += ch;
-    }
-    if (current) rules.push(current);
-  }
-  return rules;
-}
-
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** The prompt words, else stdin: text, or Claude Code's stream-json user lines. */
+async function promptOf(
+  words: string[],
+  flags: AgentFlags,
+): Promise<string | AsyncIterable<string | ContentBlock[]>> {
+  if (flags.inputFormat === 'stream-json') {
+    if (words.length > 0)
+      throw new CliError(
+        'teamd agent --input-format stream-json: the prompts come on stdin, not as arguments',
+      );
+    return streamJsonPrompts(process.stdin);
+  }
+  const prompt = words.join(' ').trim() || (await readStdin());
+  if (prompt === '') throw new CliError('teamd agent: no prompt (give it after -p, or on stdin)');
+  return prompt;
 }
 
 function parseFlags(raw: unknown): AgentFlags {
@@ -65,40 +71,14 @@ function parseFlags(raw: unknown): AgentFlags {
   throw new CliError(`teamd agent ${flag}: ${issue.message}`);
 }
 
-/** The runtime options for a headless run in `cwd`: model, limits, permissions and hooks from flags and `.team/config.json`. */
-export async function headlessOptions(flags: AgentFlags, cwd: string): Promise<AgentRuntimeOptions> {
-  const loaded = await loadConfig(cwd);
-  if (!loaded.ok) throw new CliError(loaded.error);
-  const config = loaded.config;
-  const model = await createModelClient(flags.model ?? config.model, {
-    cwd,
-    maxTokens: config.maxTokens,
-    fallbackModel: config.fallbackModel,
-    prices: config.prices,
-    record: flags.record,
-  }).catch((error: unknown) => {
-    throw new CliError(`teamd agent --model: ${(error as Error).message}`);
-  });
-  const hooks = await loadHookSettings(cwd, config.hooks);
-  for (const problem of hooks.problems) printWarning(problem);
-  const policy: PermissionPolicy = {
-    defaultMode: flags.permissionMode ?? config.permissions.defaultMode,
-    allow: [...config.permissions.allow, ...parseToolRules(flags.allowedTools)],
-    deny: [...config.permissions.deny, ...parseToolRules(flags.disallowedTools)],
-    ask: config.permissions.ask,
-  };
-  return {
-    model,
-    cwd,
-    maxTurns: flags.maxTurns,
-    maxBudgetUsd: flags.maxBudgetUsd ?? config.maxBudgetUsd,
-    maxTokens: config.maxTokens,
-    permissionPolicy: policy,
-    hooks: createHookRunner(hooks.settings, { cwd }),
-    prices: config.prices,
-    ...(flags.systemPrompt === undefined ? {} : { systemPrompt: flags.systemPrompt }),
-    ...(flags.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: flags.appendSystemPrompt }),
-  };
+/** The runtime options alone (tests, embedders). */
+export { agentTranscriptDir, headlessSetup, parseToolRules } from './agent-setup.js';
+
+export async function headlessOptions(
+  flags: z.input<typeof AgentFlagsSchema>,
+  cwd: string,
+): Promise<AgentRuntimeOptions> {
+  return (await headlessSetup(parseFlags(flags), cwd)).options;
 }
 
 const stdio: HeadlessOutput = {
@@ -111,9 +91,9 @@ export async function agentAction(promptWords: string[], rawFlags: unknown): Pro
   const flags = parseFlags(rawFlags);
   const cwd = resolve(flags.cwd ?? process.cwd());
   if (!existsSync(cwd)) throw new CliError(`teamd agent --cwd: ${cwd} does not exist`);
-  const prompt = promptWords.join(' ').trim() || (await readStdin());
-  if (prompt === '') throw new CliError('teamd agent: no prompt (give it after -p, or on stdin)');
-  const run = runHeadless(prompt, await headlessOptions(flags, cwd), flags.outputFormat, stdio);
+  const prompt = await promptOf(promptWords, flags);
+  const setup = await headlessSetup(flags, cwd);
+  const run = runHeadless(prompt, setup.options, { format: flags.outputFormat, print: setup.print }, stdio);
   const onSigint = (): void => run.interrupt();
   process.once('SIGINT', onSigint);
   try {
@@ -141,6 +121,19 @@ export function registerAgentCommand(program: Command): void {
     .option('--disallowed-tools, --disallowedTools <rules...>', 'permission rules to deny')
     .option('--permission-mode <mode>', 'default | acceptEdits | bypassPermissions | plan | dontAsk')
     .option('--output-format <format>', 'text | json | stream-json', 'text')
+    .option(
+      '--input-format <format>',
+      'text | stream-json (Claude Code user messages, one per line, on stdin)',
+      'text',
+    )
+    .option('--verbose', 'accepted for Claude Code compatibility (stream-json is always complete)')
+    .option('--include-partial-messages', 'stream-json: also print text deltas as stream_event lines')
+    .option('--dangerously-skip-permissions', 'the same as --permission-mode bypassPermissions')
+    .option('--mcp-config <configs...>', 'MCP server files or JSON strings, added to .mcp.json')
+    .option('--strict-mcp-config', 'use only the --mcp-config servers, not .mcp.json')
+    .option('--settings <file-or-json>', 'a settings file or JSON string whose hooks are added')
+    .option('-r, --resume <session>', 'go on with an earlier session by its id')
+    .option('-c, --continue', 'go on with the most recent session in this directory')
     .option('--system-prompt <text>', 'replace the system prompt')
     .option('--append-system-prompt <text>', 'add to the system prompt')
     .option('--record <path>', 'also save every model answer to this script file')

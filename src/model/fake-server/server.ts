@@ -90,7 +90,8 @@ class FakeServer implements FakeAnthropicServer {
     const json = parseJson(raw);
     if (json !== undefined) record.body = json as MessagesRequestBody;
     const agentHeader = req.headers['x-teamd-agent'];
-    record.agent = typeof agentHeader === 'string' ? agentHeader : record.body?.metadata?.user_id;
+    record.agent =
+      typeof agentHeader === 'string' ? agentHeader : (record.body?.metadata?.user_id ?? undefined);
     record.outcome = await this.#respond(req, res, json, record.agent);
   }
 
@@ -132,7 +133,12 @@ class FakeServer implements FakeAnthropicServer {
       sendApiError(res, apiErrorOf('auth'));
       return 'unauthorized';
     }
-    const model = { type: 'model', id: 'claude-fake', display_name: 'Fake', created_at: '2026-01-01T00:00:00Z' };
+    const model = {
+      type: 'model',
+      id: 'claude-fake',
+      display_name: 'Fake',
+      created_at: '2026-01-01T00:00:00Z',
+    };
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ data: [model], has_more: false, first_id: model.id, last_id: model.id }));
     return 'models';

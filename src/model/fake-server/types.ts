@@ -41,7 +41,13 @@ export type Fault = { match?: FaultMatch } &
     | { kind: 'auth' }
   );
 
-/** A Messages API request body, as far as the server reads it. */
+/**
+ * A Messages API request body, as far as the server reads it (the accepted
+ * shape is `RequestSchema` in request-schema.ts). `messages` may hold
+ * `role: "system"` messages between the user and assistant turns, as Claude
+ * Code sends them. The path may carry `?beta=true` and the headers
+ * `anthropic-beta`; both are accepted and recorded, not interpreted.
+ */
 export interface MessagesRequestBody {
   model: string;
   max_tokens: number;
@@ -49,7 +55,14 @@ export interface MessagesRequestBody {
   messages: LooseMessage[];
   tools?: (LooseBlock & { name: string })[];
   stream?: boolean;
-  metadata?: { user_id?: string };
+  /** `user_id` is opaque: teamd puts the agent name there, Claude Code a JSON string. */
+  metadata?: { user_id?: string | null };
+  /** `{type:'enabled', budget_tokens}`, `{type:'disabled'}` or `{type:'adaptive', display?}`. */
+  thinking?: { type: string; [field: string]: unknown };
+  /** Claude Code: `{edits:[{type:'clear_thinking_20251015', keep:'all'}]}`. */
+  context_management?: { edits?: LooseBlock[] };
+  /** Claude Code: `{effort:'medium'}`. */
+  output_config?: { effort?: string; [field: string]: unknown };
   [field: string]: unknown;
 }
 

@@ -2,43 +2,41 @@
  * The request checks the real Messages API makes that a client bug could
  * trip: shape, role order, tool_use/tool_result pairing, tool names, empty
  * text, cache breakpoints. Returns the API-style message of the first problem.
+ * `role: "system"` messages (Claude Code sends them mid-conversation) stand
+ * outside the user/assistant alternation: the checks look through them.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { LooseBlock, LooseMessage } from '../scripted/conversation.js';
+import { RequestSchema } from './request-schema.js';
 import type { MessagesRequestBody } from './types.js';
-
-const BlockSchema = z.looseObject({ type: z.string() });
-const RequestSchema = z.looseObject({
-  model: z.string().min(1),
-  max_tokens: z.number().int().positive(),
-  messages: z
-    .array(
-      z.looseObject({
-        role: z.enum(['user', 'assistant']),
-        content: z.union([z.string(), z.array(BlockSchema)]),
-      }),
-    )
-    .min(1),
-  system: z.union([z.string(), z.array(BlockSchema)]).optional(),
-  tools: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
-  stream: z.boolean().optional(),
-});
 
 export type Validation = { ok: true; body: MessagesRequestBody } | { ok: false; message: string };
 
 export function validateRequest(raw: unknown): Validation {
   const parsed = RequestSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const missing = issue.code === 'invalid_type' && issue.message.includes('undefined');
-    return { ok: false, message: `${issue.path.join('.')}: ${missing ? 'Field required' : issue.message}` };
-  }
+  if (!parsed.success) return { ok: false, message: issueMessage(parsed.error.issues[0]!) };
   const body = parsed.data as MessagesRequestBody;
   for (const check of CHECKS) {
     const message = check(body);
     if (message) return { ok: false, message };
   }
   return { ok: true, body };
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** `path: message`; for a union (string or blocks), the branch that got furthest names the field. */
+function issueMessage(issue: Issue, prefix: PropertyKey[] = []): string {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const deepest = issue.errors
+      .map((branch) => branch[0])
+      .filter((i): i is Issue => i !== undefined)
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (deepest && deepest.path.length > 0) return issueMessage(deepest, path);
+  }
+  const missing = issue.code === 'invalid_type' && issue.message.includes('undefined');
+  return `${path.map(String).join('.')}: ${missing ? 'Field required' : issue.message}`;
 }
 
 const blocksOf = (m: LooseMessage): readonly LooseBlock[] =>
@@ -50,11 +48,17 @@ const idsOf = (m: LooseMessage | undefined, type: string, key: string): string[]
         .map((b) => String(b[key]))
     : [];
 
+/** The user and assistant messages with their index in `messages` (system messages are looked through). */
+function turnsOf(body: MessagesRequestBody): { i: number; m: LooseMessage }[] {
+  return body.messages.map((m, i) => ({ i, m })).filter(({ m }) => m.role !== 'system');
+}
+
 function roles(body: MessagesRequestBody): string | undefined {
-  if (body.messages[0]!.role !== 'user') return 'messages: first message must use the "user" role';
-  for (let i = 1; i < body.messages.length; i++) {
-    const role = body.messages[i]!.role;
-    if (role === body.messages[i - 1]!.role) {
+  const turns = turnsOf(body);
+  if (turns[0]?.m.role !== 'user') return 'messages: first message must use the "user" role';
+  for (let k = 1; k < turns.length; k++) {
+    const role = turns[k]!.m.role;
+    if (role === turns[k - 1]!.m.role) {
       return `messages: roles must alternate between "user" and "assistant", but found multiple "${role}" roles in a row`;
     }
   }
@@ -62,9 +66,10 @@ function roles(body: MessagesRequestBody): string | undefined {
 }
 
 function toolUsesAnswered(body: MessagesRequestBody): string | undefined {
-  for (const [i, m] of body.messages.entries()) {
+  const turns = turnsOf(body);
+  for (const [k, { i, m }] of turns.entries()) {
     if (m.role !== 'assistant') continue;
-    const answered = new Set(idsOf(body.messages[i + 1], 'tool_result', 'tool_use_id'));
+    const answered = new Set(idsOf(turns[k + 1]?.m, 'tool_result', 'tool_use_id'));
     const missing = idsOf(m, 'tool_use', 'id').filter((id) => !answered.has(id));
     if (missing.length) {
       return (
@@ -77,9 +82,10 @@ function toolUsesAnswered(body: MessagesRequestBody): string | undefined {
 }
 
 function toolResultsExpected(body: MessagesRequestBody): string | undefined {
-  for (const [i, m] of body.messages.entries()) {
+  const turns = turnsOf(body);
+  for (const [k, { i, m }] of turns.entries()) {
     if (m.role !== 'user') continue;
-    const asked = new Set(idsOf(body.messages[i - 1], 'tool_use', 'id'));
+    const asked = new Set(idsOf(turns[k - 1]?.m, 'tool_use', 'id'));
     for (const [j, b] of blocksOf(m).entries()) {
       if (b.type !== 'tool_result' || asked.has(String(b.tool_use_id))) continue;
       return (

@@ -60,7 +60,8 @@ function blockText(block: LooseBlock): string {
 }
 
 function toolsAnswered(messages: readonly LooseMessage[]): string[] {
-  const last = messages[messages.length - 1];
+  // Claude Code may end a request with a `role: "system"` reminder after the tool results
+  const last = messages.findLast((m) => m.role !== 'system');
   if (!last || last.role !== 'user' || typeof last.content === 'string') return [];
   const names = new Map<string, string>();
   for (const m of messages) {

@@ -1,0 +1,127 @@
+/**
+ * The converter from teamd's runtime events to Claude Code's print-mode
+ * events (the mapping is in ./types.ts). Stateful per run: the result carries
+ * the stop reason of the last model call.
+ */
+import { randomBytes } from 'node:crypto';
+import { claudeCodeToolName } from '../../tools/claude-names.js';
+import type { AgentEvent, ResultEvent } from '../types.js';
+import { claudeResult } from './claude-result.js';
+import type { ClaudeEvent, PrintOptions } from './types.js';
+
+type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
+
+const TEAMD_ONLY = new Set(['progress', 'tool_use_summary']);
+
+export class ClaudeEventPrinter {
+  private stopReason: string | null = null;
+
+  constructor(private readonly options: PrintOptions) {}
+
+  /** The Claude Code event(s) for one teamd event; none for events Claude Code has no counterpart for. */
+  convert(event: AgentEvent): ClaudeEvent[] {
+    if (TEAMD_ONLY.has(event.type)) return [];
+    switch (event.type) {
+      case 'system':
+        if (event.subtype === 'init') return [this.init(event)];
+        return [event.subtype === 'api_retry' ? apiRetry(event) : asIs(event)];
+      case 'assistant':
+        return [this.assistant(event)];
+      case 'user':
+        return this.user(event);
+      case 'stream_event':
+        return this.options.includePartialMessages ? [this.delta(event)] : [];
+      case 'result':
+        return [this.result(event)];
+      default:
+        return [asIs(event)];
+    }
+  }
+
+  result(event: ResultEvent): ClaudeEvent {
+    return claudeResult(event, event.subtype === 'success' ? this.stopReason : null);
+  }
+
+  private init(event: Extract<Of<'system'>, { subtype: 'init' }>): ClaudeEvent {
+    const tools = event.tools.map(claudeCodeToolName);
+    const mcp_servers = this.options.mcpServers.map((name) => ({
+      name,
+      status: tools.some((t) => t.startsWith(`mcp__${name}__`)) ? 'connected' : 'failed',
+    }));
+    return {
+      type: 'system',
+      subtype: 'init',
+      cwd: event.cwd,
+      session_id: event.session_id,
+      tools,
+      mcp_servers,
+      model: event.model,
+      permissionMode: this.options.permissionMode,
+      slash_commands: [],
+      apiKeySource: this.options.apiKeySource,
+      output_style: 'default',
+      agents: this.options.agents,
+      skills: [],
+      plugins: [],
+      uuid: event.uuid,
+      original_cwd: event.cwd,
+      additional_directories: [],
+    };
+  }
+
+  private assistant(event: Of<'assistant'>): ClaudeEvent {
+    this.stopReason = event.stop_reason ?? null;
+    const message = {
+      id: `msg_${randomBytes(12).toString('hex')}`,
+      type: 'message',
+      role: 'assistant',
+      model: event.model,
+      content: withClaudeNames(event.message.content),
+      stop_reason: event.stop_reason ?? null,
+      stop_sequence: null,
+      usage: event.usage,
+      context_management: null,
+    };
+    return { type: 'assistant', message, ...common(event) };
+  }
+
+  private user(event: Of<'user'>): ClaudeEvent[] {
+    const { content } = event.message;
+    const results = typeof content === 'string' ? [] : content.filter((b) => b.type === 'tool_result');
+    if (results.length === 0) return [];
+    const first = results[0]!;
+    return [{ type: 'user', message: event.message, ...common(event), tool_use_result: first.content }];
+  }
+
+  private delta(event: Of<'stream_event'>): ClaudeEvent {
+    const raw = {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: event.event.text },
+    };
+    return { type: 'stream_event', event: raw, ...common(event) };
+  }
+}
+
+/** Claude Code's field set: teamd's `parent_id` and `depth` left out. */
+function apiRetry(event: Extract<Of<'system'>, { subtype: 'api_retry' }>): ClaudeEvent {
+  const { parent_id: _p, depth: _d, ...fields } = event;
+  return fields;
+}
+
+/** teamd's own events, printed as they are. */
+const asIs = (event: AgentEvent): ClaudeEvent => ({ ...event });
+
+/** A subagent's events name the tool_use that started it; the top level has null. */
+const common = (event: AgentEvent) => ({
+  parent_tool_use_id: event.depth > 0 ? event.parent_id : null,
+  session_id: event.session_id,
+  uuid: event.uuid,
+  timestamp: new Date().toISOString(),
+});
+
+/** tool_use blocks name the tools as `system/init` lists them (Claude Code's names); the API saw teamd's. */
+const withClaudeNames = (content: Of<'assistant'>['message']['content']) =>
+  typeof content === 'string'
+    ? content
+    : content.map((b) => (b.type === 'tool_use' ? { ...b, name: claudeCodeToolName(b.name) } : b));

@@ -1,0 +1,120 @@
+/**
+ * The runtime and print options of `teamd agent -p` from its flags and the
+ * files a repository set up for Claude Code has: `.team/config.json`, hooks
+ * and permissions (`.claude/settings*.json`, `--settings`), MCP servers (`.mcp.json`,
+ * `--mcp-config`), agent files (`.claude/agents/`), and the session to resume.
+ */
+import { join } from 'node:path';
+import type { AgentRuntimeOptions } from '../agent/options.js';
+import type { PermissionPolicy } from '../agent/permissions/types.js';
+import type { PrintOptions } from '../agent/print/types.js';
+import { loadRoles } from '../agent/subagents/roles.js';
+import { MODEL_ALIASES } from '../agent/subagents/model-choice.js';
+import { loadConfig } from '../config/load.js';
+import { createHookRunner } from '../hooks/index.js';
+import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
+import type { AgentFlags } from './agent.js';
+import { settingsPermissions } from './agent-permissions.js';
+import { hookSources, jsonOf, mcpSources, sessionToResume } from './agent-sources.js';
+import { CliError } from './cli-error.js';
+import { printWarning } from './output.js';
+
+/** `Bash(npm test:*) Edit,Read` → three rules: split on commas and spaces outside parentheses. */
+export function parseToolRules(values: string[]): string[] {
+  const rules: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = '';
+    for (const ch of value) {
+      depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+      if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
+        if (current) rules.push(current);
+        current = '';
+      } else current += ch;
+    }
+    if (current) rules.push(current);
+  }
+  return rules;
+}
+
+/** Where `agent -p` keeps its session transcripts (for hooks' `transcript_path`, `--resume`, `--continue`). */
+export const agentTranscriptDir = (cwd: string): string =>
+  join(cwd, '.team', 'state', 'transcripts', 'agent');
+
+export interface HeadlessSetup {
+  options: AgentRuntimeOptions;
+  print: Partial<PrintOptions>;
+}
+
+/**
+ * The permission rules: `.team/config.json`, then Claude Code's settings
+ * (`.claude/settings*.json`, `--settings`), then the flags; the mode from
+ * `--dangerously-skip-permissions`, `--permission-mode`, the settings, the config.
+ */
+async function policyOf(flags: AgentFlags, config: PermissionPolicy, cwd: string): Promise<PermissionPolicy> {
+  const flagSettings = flags.settings === undefined ? undefined : jsonOf('--settings', flags.settings, cwd);
+  const settings = await settingsPermissions(cwd, flagSettings);
+  for (const problem of settings.problems) printWarning(problem);
+  const mode = flags.dangerouslySkipPermissions
+    ? 'bypassPermissions'
+    : (flags.permissionMode ?? settings.defaultMode ?? config.defaultMode);
+  return {
+    defaultMode: mode,
+    allow: [...config.allow, ...settings.allow, ...parseToolRules(flags.allowedTools)],
+    deny: [...config.deny, ...settings.deny, ...parseToolRules(flags.disallowedTools)],
+    ask: [...config.ask, ...settings.ask],
+  };
+}
+
+/** The runtime options for a headless run in `cwd`: model, limits, permissions, hooks, MCP servers, agents, from flags and files. */
+export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<HeadlessSetup> {
+  const loaded = await loadConfig(cwd);
+  if (!loaded.ok) throw new CliError(loaded.error);
+  const config = loaded.config;
+  // Claude Code's aliases: --model sonnet | opus | haiku
+  const name = flags.model === undefined ? config.model : (MODEL_ALIASES[flags.model] ?? flags.model);
+  const model = await createModelClient(name, {
+    cwd,
+    maxTokens: config.maxTokens,
+    fallbackModel: config.fallbackModel,
+    prices: config.prices,
+    record: flags.record,
+  }).catch((error: unknown) => {
+    throw new CliError(`teamd agent --model: ${(error as Error).message}`);
+  });
+  const hooks = await hookSources(cwd, config.hooks, flags.settings);
+  for (const problem of hooks.problems) printWarning(problem);
+  const mcp = mcpSources(cwd, flags.mcpConfig, flags.strictMcpConfig ?? false);
+  const { roles } = await loadRoles(cwd);
+  const policy = await policyOf(flags, config.permissions, cwd);
+  const permissionMode = policy.defaultMode;
+  const transcriptDir = agentTranscriptDir(cwd);
+  const resume = sessionToResume(transcriptDir, flags);
+  const options: AgentRuntimeOptions = {
+    model,
+    cwd,
+    maxTurns: flags.maxTurns,
+    maxBudgetUsd: flags.maxBudgetUsd ?? config.maxBudgetUsd,
+    maxTokens: config.maxTokens,
+    permissionPolicy: policy,
+    hooks: createHookRunner(hooks.settings, { cwd }),
+    prices: config.prices,
+    transcriptDir,
+    subagents: {},
+    ...(mcp.options === false ? {} : { mcp: mcp.options }),
+    ...(resume === undefined ? {} : { resume }),
+    ...(flags.systemPrompt === undefined ? {} : { systemPrompt: flags.systemPrompt }),
+    ...(flags.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: flags.appendSystemPrompt }),
+  };
+  const print: Partial<PrintOptions> = {
+    includePartialMessages: flags.includePartialMessages ?? false,
+    permissionMode,
+    apiKeySource:
+      model.model.startsWith(SCRIPTED_PREFIX) || !process.env.ANTHROPIC_API_KEY
+        ? 'none'
+        : 'ANTHROPIC_API_KEY',
+    mcpServers: mcp.names,
+    agents: [...roles.keys()],
+  };
+  return { options, print };
+}

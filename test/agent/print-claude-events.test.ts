@@ -1,0 +1,140 @@
+/**
+ * The converter from teamd's runtime events to Claude Code's print-mode
+ * events: the cases a real run in test/cli/agent-print.test.ts does not reach
+ * (api_retry, subagent events, teamd's own events, several models).
+ */
+import { describe, expect, it } from 'vitest';
+import { ClaudeEventPrinter } from '../../src/agent/print/claude-events.js';
+import type { AgentEvent, ResultEvent } from '../../src/agent/types.js';
+
+const base = { session_id: 's1', uuid: 'u1', parent_id: null, depth: 0 };
+const options = {
+  includePartialMessages: false,
+  permissionMode: 'default' as const,
+  apiKeySource: 'none',
+  mcpServers: ['up', 'down'],
+  agents: ['general-purpose'],
+};
+const usage = {
+  input_tokens: 10,
+  output_tokens: 5,
+  cache_read_input_tokens: 1,
+  cache_creation_input_tokens: 2,
+};
+
+describe('ClaudeEventPrinter', () => {
+  it('system/api_retry goes out with Claude Code’s field set', () => {
+    const retry: AgentEvent = {
+      ...base,
+      type: 'system',
+      subtype: 'api_retry',
+      attempt: 1,
+      max_retries: 3,
+      retry_delay_ms: 500,
+      error_status: 529,
+      error: 'overloaded',
+    };
+    const { parent_id: _p, depth: _d, ...claudeShape } = retry;
+    expect(new ClaudeEventPrinter(options).convert(retry)).toEqual([claudeShape]);
+  });
+
+  it('init names tools as Claude Code does and tells connected from failed MCP servers', () => {
+    const init: AgentEvent = {
+      ...base,
+      type: 'system',
+      subtype: 'init',
+      model: 'm',
+      tools: ['bash', 'todo_write', 'mcp__up__x', 'task'],
+      cwd: '/r',
+      agent: 'agent',
+    };
+    const [out] = new ClaudeEventPrinter(options).convert(init);
+    expect(out).toMatchObject({
+      tools: ['Bash', 'TodoWrite', 'mcp__up__x', 'Task'],
+      mcp_servers: [
+        { name: 'up', status: 'connected' },
+        { name: 'down', status: 'failed' },
+      ],
+      permissionMode: 'default',
+      agents: ['general-purpose'],
+    });
+  });
+
+  it('a subagent’s assistant event names the tool_use that started it', () => {
+    const event: AgentEvent = {
+      ...base,
+      parent_id: 'toolu_9',
+      depth: 1,
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+      model: 'm',
+      usage,
+      stop_reason: 'end_turn',
+    };
+    expect(new ClaudeEventPrinter(options).convert(event)[0]).toMatchObject({
+      parent_tool_use_id: 'toolu_9',
+    });
+  });
+
+  it('progress, tool_use_summary, a prompt echo and deltas (without the flag) print nothing', () => {
+    const printer = new ClaudeEventPrinter(options);
+    const events: AgentEvent[] = [
+      { ...base, type: 'progress', tool_use_id: 't', tool: 'bash', text: 'x' },
+      {
+        ...base,
+        type: 'tool_use_summary',
+        tool_use_id: 't',
+        tool: 'bash',
+        summary: 's',
+        is_error: false,
+        duration_ms: 1,
+      },
+      { ...base, type: 'user', message: { role: 'user', content: 'the prompt' } },
+      { ...base, type: 'stream_event', event: { type: 'text_delta', text: 'x' } },
+    ];
+    expect(events.flatMap((e) => printer.convert(e))).toEqual([]);
+  });
+
+  it('result: usage summed flat, modelUsage per model, stop_reason only on success, api_error_status', () => {
+    const printer = new ClaudeEventPrinter(options);
+    printer.convert({
+      ...base,
+      type: 'assistant',
+      message: { role: 'assistant', content: 'x' },
+      model: 'a',
+      usage,
+      stop_reason: 'end_turn',
+    });
+    const result: ResultEvent = {
+      ...base,
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+      result: '',
+      duration_ms: 1,
+      duration_api_ms: 1,
+      num_turns: 1,
+      total_cost_usd: 0,
+      usage: { 'claude-sonnet-5-5': usage, 'claude-haiku-5-5': usage },
+      permission_denials: [],
+      error: 'boom',
+      model_error: { kind: 'server', message: 'boom', retryable: true, status: 500 },
+    };
+    const out = printer.result(result);
+    expect(out).toMatchObject({
+      stop_reason: null,
+      api_error_status: 500,
+      usage: {
+        input_tokens: 20,
+        output_tokens: 10,
+        cache_read_input_tokens: 2,
+        cache_creation_input_tokens: 4,
+      },
+      error: 'boom',
+    });
+    expect(Object.keys(out.modelUsage as object)).toEqual(['claude-sonnet-5-5', 'claude-haiku-5-5']);
+    expect(printer.result({ ...result, subtype: 'success', is_error: false })).toMatchObject({
+      stop_reason: 'end_turn',
+    });
+  });
+});

@@ -1,0 +1,355 @@
+/**
+ * `teamd agent -p` as a drop-in for `claude -p`: real CLI processes against
+ * the fake Messages API on 127.0.0.1 (the real SDK inside) or a scripted
+ * model. Stream-json in Claude Code's shapes, the exit code per failure kind,
+ * and each print-mode flag.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { ScriptInput } from '../../src/model/scripted/schema.js';
+import { echoMcpServer, RECORD_HOOK } from '../interop/scripts.js';
+import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
+import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
+import { TSX_LOADER } from '../support/race/spawn-ts.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+/** Each test has its own server and folder; the CLI is pointed at the server through its environment. */
+const servers = new Map<string, FakeAnthropicServer>();
+async function setup(options: Parameters<typeof startFakeAnthropicServer>[0]) {
+  const server = await startFakeAnthropicServer(options);
+  const dir = mkdtempSync(join(tmpdir(), 'teamd-agent-print-'));
+  servers.set(dir, server);
+  onTestFinished(async () => {
+    servers.delete(dir);
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { server, dir };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the events are read loosely, field by field
+type Json = Record<string, any>;
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  events: Json[];
+}
+
+/** `teamd agent -p …` in `cwd`, with `stdin` written and closed. */
+function agent(cwd: string, args: string[], stdin = ''): Promise<Ran> {
+  return new Promise((resolve) => {
+    const url = servers.get(cwd)!.url;
+    const env = { ...process.env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test-key' };
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...args], { cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(stdin);
+    child.on('close', (code) => {
+      const events = stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Json);
+      resolve({ code, stdout, stderr, events });
+    });
+  });
+}
+
+const API = ['--model', 'claude-sonnet-5', '--output-format', 'stream-json', '--verbose'];
+const TOOL_THEN_DONE: ScriptInput = {
+  steps: [
+    { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo hi > out.txt' } }] },
+    { content: [{ type: 'text', text: 'Done.' }] },
+  ],
+};
+const of = (ran: Ran, type: string, subtype?: string) =>
+  ran.events.filter((e) => e.type === type && (subtype === undefined || e.subtype === subtype));
+
+describe('teamd agent -p, stream-json as Claude Code prints it', () => {
+  it('init, assistant, user tool result and result carry Claude Code’s fields', async () => {
+    const { dir } = await setup({ script: TOOL_THEN_DONE });
+    const ran = await agent(dir, ['-p', 'go', ...API, '--dangerously-skip-permissions']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const [init] = of(ran, 'system', 'init');
+    expect(init).toMatchObject({
+      cwd: dir,
+      model: 'claude-sonnet-5',
+      permissionMode: 'bypassPermissions',
+      apiKeySource: 'ANTHROPIC_API_KEY',
+      mcp_servers: [],
+    });
+    expect(init!.tools).toEqual(expect.arrayContaining(['Bash', 'Read', 'Edit', 'Write', 'Task']));
+    const [first, last] = of(ran, 'assistant');
+    expect(first).toMatchObject({ parent_tool_use_id: null, session_id: init!.session_id });
+    expect(first!.message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-5',
+      stop_reason: 'tool_use',
+    });
+    expect(first!.message.id).toMatch(/^msg_/);
+    expect(first!.message.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash' });
+    expect(Object.keys(first!.message.usage)).toEqual(
+      expect.arrayContaining(['input_tokens', 'output_tokens']),
+    );
+    expect(last!.message.stop_reason).toBe('end_turn');
+    const [user] = of(ran, 'user');
+    expect(user).toMatchObject({ parent_tool_use_id: null, message: { role: 'user' } });
+    expect(user!.tool_use_result).toBeDefined();
+    const [result] = of(ran, 'result');
+    expect(result).toMatchObject({
+      subtype: 'success',
+      is_error: false,
+      stop_reason: 'end_turn',
+      api_error_status: null,
+      num_turns: 2,
+    });
+    expect(result!.usage.output_tokens).toBeGreaterThan(0);
+    expect(result!.modelUsage['claude-sonnet-5']).toMatchObject({
+      outputTokens: result!.usage.output_tokens,
+    });
+    expect(of(ran, 'stream_event')).toEqual([]);
+    expect(of(ran, 'tool_use_summary')).toEqual([]);
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('--include-partial-messages adds stream_event lines carrying the API event', async () => {
+    const { dir } = await setup({
+      script: { steps: [{ content: [{ type: 'text', text: 'Hello there.' }] }] },
+    });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const deltas = of(ran, 'stream_event');
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas[0]).toMatchObject({
+      parent_tool_use_id: null,
+      event: { type: 'content_block_delta', delta: { type: 'text_delta' } },
+    });
+    expect(deltas.map((d) => d.event.delta.text).join('')).toBe('Hello there.');
+  });
+});
+
+describe('teamd agent -p exit codes', () => {
+  it('a model error: is_error, api_error_status, exit 1', async () => {
+    const { dir } = await setup({
+      script: { steps: [{ error: { kind: 'invalid_request', message: 'bad' } }] },
+    });
+    const ran = await agent(dir, ['-p', 'hi', ...API]);
+    expect(ran.code).toBe(1);
+    expect(of(ran, 'result')[0]).toMatchObject({ is_error: true, api_error_status: 400 });
+  });
+
+  it('the budget spent: error_max_budget_usd, exit 1', async () => {
+    const { dir } = await setup({
+      script: {
+        rules: [
+          {
+            times: 'always',
+            content: [{ type: 'tool_use', name: 'bash', input: { command: 'true' } }],
+            usage: { input_tokens: 100000, output_tokens: 1000 },
+          },
+        ],
+      },
+    });
+    const ran = await agent(dir, [
+      '-p',
+      'hi',
+      ...API,
+      '--max-budget-usd',
+      '0.01',
+      '--dangerously-skip-permissions',
+    ]);
+    expect(of(ran, 'result')[0]).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true });
+    expect(ran.code).toBe(1);
+  });
+
+  it('a prompt blocked by a UserPromptSubmit hook (from --settings): exit 1', async () => {
+    const { dir } = await setup({ script: { steps: [] } });
+    const settings = {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo no >&2; exit 2' }] }] },
+    };
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--settings', JSON.stringify(settings)]);
+    expect(of(ran, 'result')[0]).toMatchObject({ is_error: true });
+    expect(ran.code).toBe(1);
+  });
+});
+
+describe('teamd agent -p flags', () => {
+  it('--input-format stream-json: each user line is one run of one conversation', async () => {
+    const { server, dir } = await setup({
+      script: {
+        steps: [
+          { turn: 0, content: [{ type: 'text', text: 'first' }] },
+          { turn: 1, content: [{ type: 'text', text: 'second' }] },
+        ],
+      },
+    });
+    const line = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text } });
+    const ran = await agent(
+      dir,
+      ['-p', ...API, '--input-format', 'stream-json'],
+      `${line('one')}\n${line('two')}\n`,
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(of(ran, 'result').map((r) => r.result)).toEqual(['first', 'second']);
+    expect(of(ran, 'system', 'init')).toHaveLength(1);
+    server.script!.assertComplete();
+  });
+
+  it('--input-format stream-json: a bad line is refused naming the line', async () => {
+    const { dir } = await setup({ script: { steps: [] } });
+    const ran = await agent(dir, ['-p', ...API, '--input-format', 'stream-json'], 'not json\n');
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/stdin line 1: not valid JSON/);
+  });
+
+  it('--continue and --resume go on with the saved session', async () => {
+    const { dir } = await setup({
+      script: {
+        steps: [
+          { turn: 0, content: [{ type: 'text', text: 'one' }] },
+          { turn: 1, content: [{ type: 'text', text: 'two' }] },
+          { turn: 2, content: [{ type: 'text', text: 'three' }] },
+        ],
+      },
+    });
+    const first = await agent(dir, ['-p', 'a', ...API]);
+    const session = of(first, 'result')[0]!.session_id as string;
+    const second = await agent(dir, ['-p', 'b', ...API, '--continue']);
+    expect(of(second, 'result')[0]).toMatchObject({ result: 'two', session_id: session });
+    const third = await agent(dir, ['-p', 'c', ...API, '--resume', session]);
+    expect(of(third, 'result')[0]).toMatchObject({ result: 'three', session_id: session });
+  });
+
+  it('.mcp.json, --mcp-config, --strict-mcp-config, .claude/agents, --permission-mode', async () => {
+    const { dir } = await setup({
+      script: { rules: [{ times: 'always', content: [{ type: 'text', text: 'ok' }] }] },
+    });
+    writeFileSync(join(dir, 'echo-mcp.mjs'), echoMcpServer());
+    const server = { command: process.execPath, args: [join(dir, 'echo-mcp.mjs')] };
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { echo: server } }));
+    mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      join(dir, '.claude', 'agents', 'reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews.\n---\nReview.\n',
+    );
+    const project = await agent(dir, ['-p', 'hi', ...API, '--permission-mode', 'plan']);
+    expect(of(project, 'system', 'init')[0]).toMatchObject({
+      permissionMode: 'plan',
+      mcp_servers: [{ name: 'echo', status: 'connected' }],
+    });
+    expect(of(project, 'system', 'init')[0]!.tools).toEqual(
+      expect.arrayContaining(['mcp__echo__echo', 'Task']),
+    );
+    expect(of(project, 'system', 'init')[0]!.agents).toEqual(
+      expect.arrayContaining(['reviewer', 'general-purpose']),
+    );
+    const inline = JSON.stringify({ mcpServers: { other: server } });
+    const strict = await agent(dir, ['-p', 'hi', ...API, '--mcp-config', inline, '--strict-mcp-config']);
+    expect(of(strict, 'system', 'init')[0]!.tools).toContain('mcp__other__echo');
+    expect(of(strict, 'system', 'init')[0]!.tools).not.toContain('mcp__echo__echo');
+  });
+
+  it('an agent file of .claude/agents is a role the Task tool runs', async () => {
+    const { dir } = await setup({
+      script: {
+        rules: [
+          { conversation: 'Check the change', content: [{ type: 'text', text: 'Looks fine.' }] },
+          {
+            match: 'delegate',
+            content: [
+              {
+                type: 'tool_use',
+                name: 'task',
+                input: { description: 'review', prompt: 'Check the change', subagent_type: 'reviewer' },
+              },
+            ],
+          },
+          { afterTool: 'task', content: [{ type: 'text', text: 'Reviewed.' }] },
+        ],
+      },
+    });
+    mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      join(dir, '.claude', 'agents', 'reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews.\ntools: Read, Grep\n---\nReview.\n',
+    );
+    const ran = await agent(dir, ['-p', 'delegate', ...API]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.stringify(of(ran, 'user')[0]!.message)).toContain('Looks fine.');
+    expect(of(ran, 'result')[0]).toMatchObject({ result: 'Reviewed.', is_error: false });
+  });
+
+  it('permissions of .claude/settings.json apply; a bad field in settings.local.json is a warning naming it', async () => {
+    const { dir } = await setup({
+      script: {
+        steps: [
+          { content: [{ type: 'tool_use', name: 'bash', input: { command: 'touch made' } }] },
+          { content: [{ type: 'text', text: 'Made.' }] },
+        ],
+      },
+    });
+    mkdirSync(join(dir, '.claude'), { recursive: true });
+    writeFileSync(
+      join(dir, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }),
+    );
+    writeFileSync(
+      join(dir, '.claude', 'settings.local.json'),
+      JSON.stringify({ permissions: { deny: 'Bash' } }),
+    );
+    const ran = await agent(dir, ['-p', 'go', ...API]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(existsSync(join(dir, 'made'))).toBe(true);
+    expect(ran.stderr).toMatch(/\.claude\/settings\.local\.json: permissions\.deny/);
+  });
+
+  it('--settings hooks run; --disallowedTools denies; --system-prompt and --append-system-prompt reach the API', async () => {
+    const { server, dir } = await setup({ script: TOOL_THEN_DONE });
+    writeFileSync(join(dir, 'record.mjs'), RECORD_HOOK);
+    const log = join(dir, 'hooks.jsonl');
+    const command = `INTEROP_HOOK_LOG=${log} node ${join(dir, 'record.mjs')}`;
+    const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } };
+    const ran = await agent(dir, [
+      '-p',
+      'go',
+      ...API,
+      '--settings',
+      JSON.stringify(settings),
+      '--disallowedTools',
+      'Bash(echo:*)',
+      '--system-prompt',
+      'You are a test.',
+      '--append-system-prompt',
+      'Be brief.',
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(of(ran, 'result')[0]!.permission_denials).toHaveLength(1);
+    expect(existsSync(join(dir, 'out.txt'))).toBe(false);
+    const system = JSON.stringify(server.requests[0]!.body!.system);
+    expect(system).toContain('You are a test.');
+    expect(system).toContain('Be brief.');
+    expect(existsSync(log)).toBe(true);
+  });
+
+  it('--output-format json prints Claude Code’s result object; --model sonnet is an alias', async () => {
+    const { dir } = await setup({ script: { steps: [{ content: [{ type: 'text', text: 'fine' }] }] } });
+    // --model takes Claude Code's aliases
+    const ran = await agent(dir, ['-p', 'hi', '--model', 'sonnet', '--output-format', 'json']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(ran.stdout).modelUsage)).toEqual(['claude-sonnet-5-5']);
+    expect(JSON.parse(ran.stdout)).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      result: 'fine',
+      stop_reason: 'end_turn',
+      modelUsage: {},
+    });
+  });
+});
