@@ -7,8 +7,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
-import { McpConfigFileSchema, type McpLoadOptions, type McpServerConfig } from '../agent/mcp/types.js';
+import { parseServers } from '../agent/mcp/config.js';
+import type { McpLoadOptions, McpServerConfig } from '../agent/mcp/types.js';
 import { loadHookSettings, parseHookSettings } from '../hooks/index.js';
 import type { HookSettings } from '../hooks/types.js';
 import { CliError } from './cli-error.js';
@@ -68,11 +68,14 @@ export interface McpSources {
   names: string[];
 }
 
+/** The `mcpServers` of one config, each server checked as `.mcp.json` is (unknown keys are fine, bad fields are not). */
 const serversIn = (json: Record<string, unknown>, where: string): Record<string, McpServerConfig> => {
-  const parsed = McpConfigFileSchema.safeParse(json);
-  if (!parsed.success)
-    throw new CliError(`teamd agent --mcp-config: ${where}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data.mcpServers as Record<string, McpServerConfig>;
+  const servers = json.mcpServers;
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+    throw new CliError(`teamd agent --mcp-config: ${where}: mcpServers: expected an object of servers`);
+  const { problems } = parseServers(servers as Record<string, unknown>, where, process.env);
+  if (problems.length > 0) throw new CliError(`teamd agent --mcp-config: ${problems.join('; ')}`);
+  return servers as Record<string, McpServerConfig>;
 };
 
 export function mcpSources(cwd: string, configs: string[], strict: boolean): McpSources {
