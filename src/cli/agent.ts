@@ -13,6 +13,7 @@ import type { PermissionPolicy } from '../agent/permissions/types.js';
 import { loadConfig } from '../config/load.js';
 import { createHookRunner, loadHookSettings } from '../hooks/index.js';
 import { createModelClient } from '../model/factory.js';
+import { thinkingOptionsOf } from '../model/thinking.js';
 import { CliError } from './cli-error.js';
 import { printWarning } from './output.js';
 
@@ -72,7 +73,6 @@ export async function headlessOptions(flags: AgentFlags, cwd: string): Promise<A
   const config = loaded.config;
   const model = await createModelClient(flags.model ?? config.model, {
     cwd,
-    maxTokens: config.maxTokens,
     fallbackModel: config.fallbackModel,
     prices: config.prices,
     record: flags.record,
@@ -93,6 +93,7 @@ export async function headlessOptions(flags: AgentFlags, cwd: string): Promise<A
     maxTurns: flags.maxTurns,
     maxBudgetUsd: flags.maxBudgetUsd ?? config.maxBudgetUsd,
     maxTokens: config.maxTokens,
+    thinking: thinkingOptionsOf(config),
     permissionPolicy: policy,
     hooks: createHookRunner(hooks.settings, { cwd }),
     prices: config.prices,

@@ -21,15 +21,53 @@ export const ToolResultBlockSchema = z.object({
   content: z.union([z.string(), z.array(TextBlockSchema)]),
   is_error: z.boolean().optional(),
 });
+/**
+ * Extended thinking, as the API returns it. `signature` (and a redacted
+ * block's `data`) is the API's proof of the block: it must be sent back
+ * byte for byte in the tool-use turn that produced it, or the request is
+ * refused. teamd never edits, merges or reorders these blocks.
+ */
+export const ThinkingBlockSchema = z.object({
+  type: z.literal('thinking'),
+  thinking: z.string(),
+  signature: z.string(),
+});
+export const RedactedThinkingBlockSchema = z.object({
+  type: z.literal('redacted_thinking'),
+  data: z.string(),
+});
 export const ContentBlockSchema = z.discriminatedUnion('type', [
   TextBlockSchema,
   ToolUseBlockSchema,
   ToolResultBlockSchema,
+  ThinkingBlockSchema,
+  RedactedThinkingBlockSchema,
 ]);
 export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
 export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+export type ThinkingBlock = z.infer<typeof ThinkingBlockSchema>;
+export type RedactedThinkingBlock = z.infer<typeof RedactedThinkingBlockSchema>;
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
+
+/** True for the blocks that carry a signature and must travel unchanged with their turn. */
+export const isThinkingBlock = (block: { type: string }): block is ThinkingBlock | RedactedThinkingBlock =>
+  block.type === 'thinking' || block.type === 'redacted_thinking';
+
+/**
+ * How a model thinks: `adaptive` lets the model decide (newer models),
+ * `enabled` gives it a fixed budget (at least 1024 tokens, below max_tokens),
+ * `off` sends no thinking parameter. `effort` (`output_config.effort`) is sent
+ * only to models that take it (see models.ts).
+ */
+export type ThinkingMode = 'off' | 'adaptive' | 'enabled';
+export type Effort = 'low' | 'medium' | 'high' | 'max';
+export interface ThinkingOptions {
+  thinking?: ThinkingMode;
+  /** For `enabled`. Default 10 000 (cut to max_tokens - 1). */
+  thinkingBudget?: number;
+  effort?: Effort;
+}
 
 export const ConversationMessageSchema = z.object({
   role: z.enum(['user', 'assistant']),
@@ -65,13 +103,7 @@ export const emptyUsage = (): Usage => ({
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'error' | 'aborted';
 
 export type ModelErrorKind =
-  | 'rate_limit'
-  | 'overloaded'
-  | 'server'
-  | 'connection'
-  | 'prompt_too_long'
-  | 'auth'
-  | 'invalid_request';
+  'rate_limit' | 'overloaded' | 'server' | 'connection' | 'prompt_too_long' | 'auth' | 'invalid_request';
 
 /** A classified failure: `retryable` says whether trying again can help. */
 export interface ModelError {
@@ -85,7 +117,10 @@ export interface ModelRequest {
   system: string;
   messages: ConversationMessage[];
   tools: ToolDefinition[];
-  maxTokens: number;
+  /** Absent: the model's maximum output (models.ts), or the client's configured cap. */
+  maxTokens?: number;
+  /** Extended thinking and effort for this call (a teammate's settings); sent as far as the model supports them. */
+  thinking?: ThinkingOptions;
   signal: AbortSignal;
   /** Who is asking: scripted models match rules by agent name. */
   agent?: string;

@@ -27,7 +27,7 @@ const post = (m: FromWorker): void => port.postMessage(m);
 
 async function modelFor(data: WorkerData): Promise<ModelClient> {
   if (data.modelViaLead) return new IpcModelClient(data.model, port!);
-  return createModelClient(data.model, { maxTokens: data.team.maxTokens, fallbackModel: data.team.fallbackModel, prices: data.team.prices, cwd: data.repoRoot });
+  return createModelClient(data.model, { fallbackModel: data.team.fallbackModel, prices: data.team.prices, cwd: data.repoRoot });
 }
 
 async function main(): Promise<void> {

@@ -27,6 +27,8 @@ const RESULT_CHARS = 1_500;
 function renderBlock(block: ContentBlock): string {
   if (block.type === 'text') return block.text;
   if (block.type === 'tool_use') return `[tool call ${block.name} ${JSON.stringify(block.input)}]`;
+  // the model's private reasoning is not part of what the summary keeps
+  if (block.type === 'thinking' || block.type === 'redacted_thinking') return '[thinking]';
   const text =
     typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
   const kept = headAndTail(text, RESULT_CHARS, (cut) => `[… ${cut} characters …]`);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { LooseBlock, LooseMessage } from '../scripted/conversation.js';
+import { thinkingKept } from './thinking-check.js';
 import type { MessagesRequestBody } from './types.js';
 
 const BlockSchema = z.looseObject({ type: z.string() });
@@ -122,4 +123,4 @@ function cacheBreakpoints(body: MessagesRequestBody): string | undefined {
   return found > 4 ? `A maximum of 4 blocks with cache_control may be provided. Found ${found}.` : undefined;
 }
 
-const CHECKS = [roles, toolUsesAnswered, toolResultsExpected, toolNames, textsNonEmpty, cacheBreakpoints];
+const CHECKS = [roles, toolUsesAnswered, toolResultsExpected, toolNames, textsNonEmpty, cacheBreakpoints, thinkingKept];

@@ -75,8 +75,11 @@ export class ScriptedModel implements ModelClient {
     const take = this.player.take(request);
     if (!take.ok) return yield* this.#end([], emptyUsage(), { error: take.error });
     const { answer } = take;
-    const toolProblem = this.#checkTools && toolCallProblem(answer.content, request.tools, `${this.player.source}: ${answer.source}`);
-    if (toolProblem) return yield* this.#end([], emptyUsage(), { error: modelError('invalid_request', toolProblem) });
+    const toolProblem =
+      this.#checkTools &&
+      toolCallProblem(answer.content, request.tools, `${this.player.source}: ${answer.source}`);
+    if (toolProblem)
+      return yield* this.#end([], emptyUsage(), { error: modelError('invalid_request', toolProblem) });
     if (answer.delayMs > 0) await sleep(answer.delayMs, request.signal);
     if (request.signal.aborted) return yield* this.#end([], emptyUsage(), { aborted: true });
     const usage = usageFor(request, answer);
