@@ -15,7 +15,7 @@ import { messagesWithCache, systemWithCache, toolsWithCache } from './cache-cont
 import { classifyError } from './classify.js';
 import { modelError } from './errors.js';
 import { MalformedToolInput, MessageAssembler } from './message-assembler.js';
-import { modelInfo } from './models.js';
+import { modelInfo, type ModelInfo } from './models.js';
 import { UsageLedger, type PriceOverrides } from './pricing.js';
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, sleep, type BackoffOptions } from './retry.js';
 import { thinkingParams } from './thinking.js';
@@ -70,6 +70,8 @@ const AGENT_HEADER = 'x-teamd-agent';
 
 export class AnthropicModel implements ModelClient {
   readonly model: string;
+  /** What teamd assumes about the model (models.ts): window, maximum output, thinking. */
+  readonly info: ModelInfo;
   /** Usage and cost of every call this client made, per model. */
   readonly ledger: UsageLedger;
   readonly #clientOptions: ClientOptions;
@@ -79,6 +81,7 @@ export class AnthropicModel implements ModelClient {
 
   constructor(options: AnthropicModelOptions) {
     this.model = options.model;
+    this.info = modelInfo(options.model, options.prices);
     this.#options = options;
     this.#backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.ledger = new UsageLedger(options.prices);
@@ -93,6 +96,10 @@ export class AnthropicModel implements ModelClient {
   }
 
   /** The SDK client, built on first use (the SDK module is loaded then). */
+  get contextWindow(): number {
+    return this.info.contextWindow;
+  }
+
   #sdkClient(): Promise<Anthropic> {
     this.#client ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => new Sdk(this.#clientOptions));
     return this.#client;

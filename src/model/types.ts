@@ -162,5 +162,7 @@ export type ModelStreamEvent =
 export interface ModelClient {
   /** The configured model name (e.g. `claude-sonnet-4-5`, `scripted:demo.json`). */
   readonly model: string;
+  /** The model's context window in tokens, when the client knows it (models.ts); compaction sizes itself by it. */
+  readonly contextWindow?: number;
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }
