@@ -12,7 +12,8 @@ import type { AgentRuntimeOptions } from '../agent/options.js';
 import type { PermissionPolicy } from '../agent/permissions/types.js';
 import { loadConfig } from '../config/load.js';
 import { createHookRunner, loadHookSettings } from '../hooks/index.js';
-import { createModelClient } from '../model/factory.js';
+import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
+import { modelInfo, warnUnknownModel } from '../model/models.js';
 import { thinkingOptionsOf } from '../model/thinking.js';
 import { CliError } from './cli-error.js';
 import { printWarning } from './output.js';
@@ -79,6 +80,8 @@ export async function headlessOptions(flags: AgentFlags, cwd: string): Promise<A
   }).catch((error: unknown) => {
     throw new CliError(`teamd agent --model: ${(error as Error).message}`);
   });
+  const spec = flags.model ?? config.model;
+  if (!spec.startsWith(SCRIPTED_PREFIX)) warnUnknownModel(modelInfo(spec, config.prices), printWarning);
   const hooks = await loadHookSettings(cwd, config.hooks);
   for (const problem of hooks.problems) printWarning(problem);
   const policy: PermissionPolicy = {

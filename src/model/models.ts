@@ -95,5 +95,5 @@ const warned = new Set<string>();
 export function warnUnknownModel(info: ModelInfo, warn: (line: string) => void): void {
   if (info.known || warned.has(info.id)) return;
   warned.add(info.id);
-  warn(`teamd: ${describeModel(info)}`);
+  warn(describeModel(info));
 }
