@@ -40,7 +40,7 @@ export function taskOfConversation(first: ConversationMessage | undefined): stri
 
 function messageOf(line: TranscriptLine): ConversationMessage | undefined {
   const parsed = ConversationMessageSchema.safeParse(line.message);
-  return parsed.success ? (parsed.data as ConversationMessage) : undefined;
+  return parsed.success ? (parsed.data) : undefined;
 }
 
 function usageOfLine(line: TranscriptLine): Usage | undefined {

@@ -6,7 +6,7 @@ import { TaskStore } from '../../src/store/tasks/index.js';
 
 describe('bench/tokens, reduced', () => {
   test('a 2-task team through the real SDK yields a ledger per teammate and per task with every column', async () => {
-    const run = await runLedger({ Lead, TaskStore } as never, { tasks: 2, teammates: 2 });
+    const run = await runLedger({ Lead, TaskStore }, { tasks: 2, teammates: 2 });
     const table = formatLedger('task', run.tasks);
     expect(table[0]!.split(/\s{2,}/)).toEqual(['task', ...LEDGER_COLUMNS]);
     expect(run.tasks.map((r) => r.key)).toEqual(expect.arrayContaining(['t1', 't2', 'total']));
