@@ -10,6 +10,10 @@ import {
   type ScriptInput,
   type ThinkingOptions,
 } from '../../src/model/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createModelClient, loadScript } from '../../src/model/index.js';
 import { messagesWithCache } from '../../src/model/cache-control.js';
 import { thinkingKept } from '../../src/model/fake-server/thinking-check.js';
 import { verifyThinking } from '../../src/model/scripted/thinking-signature.js';
@@ -150,6 +154,36 @@ describe('extended thinking through the real SDK and the fake server', () => {
 });
 
 describe('scripted thinking', () => {
+  it('a recording keeps the reasoning but not the signatures; its replay signs afresh and is accepted again', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'teamd-think-rec-'));
+    try {
+      server = await startFakeAnthropicServer({ script: THINK_THEN_TOOL });
+      const file = join(dir, 'rec.json');
+      const live = await createModelClient('claude-sonnet-5-5', {
+        apiKey: 'test-key',
+        baseURL: server.url,
+        record: file,
+      });
+      await collect(live, requestOf('go', { tools, thinking: { thinking: 'adaptive' } }));
+      const loaded = await loadScript(file);
+      expect(loaded.ok && loaded.value.steps[0]!.content.slice(0, 2)).toEqual([
+        { type: 'thinking', thinking: 'I should look at the files first.' },
+        { type: 'redacted_thinking' },
+      ]);
+      const replay = await createModelClient('scripted:rec.json', { cwd: dir });
+      const first = (await collect(replay, requestOf('go', { tools }))).done.message.content;
+      const thinking = first[0];
+      expect(thinking?.type === 'thinking' && verifyThinking(thinking.thinking, thinking.signature)).toBe(
+        true,
+      );
+      // the recorded tool_use id is resealed for the replayed (fresh) redacted data: sending it back passes
+      const body = { model: 'm', max_tokens: 1, messages: followUp(first, (b) => b) };
+      expect(thinkingKept(body)).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the scripted model yields signed thinking blocks whose tool_use ids carry their seal', async () => {
     const model = new ScriptedModel(THINK_THEN_TOOL);
     const { done } = await collect(model, requestOf('go', { tools }));

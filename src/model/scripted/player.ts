@@ -15,7 +15,7 @@ import {
 } from '../types.js';
 import { factsOf, type CallFacts, type ScriptCall } from './conversation.js';
 import { agentRegexParts, type Script, type ScriptBlock, type ScriptEntry } from './schema.js';
-import { markToolUseId, sealRedacted, signThinking } from './thinking-signature.js';
+import { markToolUseId, sealRedacted, signThinking, withoutSeal } from './thinking-signature.js';
 import { capturesOf, substitute, substituteDeep, type Captures } from './substitute.js';
 
 /** An entry's answer with captures filled in and tool_use ids assigned. */
@@ -155,8 +155,10 @@ function resolve(c: Compiled, captures: Captures): ResolvedAnswer {
     if (block.type === 'text') return { type: 'text', text: substitute(block.text, captures) };
     if (block.type === 'thinking' || block.type === 'redacted_thinking')
       return thinkingBlock(block, captures);
-    const id = block.id === undefined ? newToolUseId() : substitute(block.id, captures);
-    if (block.id === undefined) generated.add(id);
+    const given = block.id === undefined ? undefined : substitute(block.id, captures);
+    // a recorded id keeps its old seal: it is resealed for the blocks played now
+    const id = given === undefined ? newToolUseId() : withoutSeal(given);
+    if (given === undefined || id !== given) generated.add(id);
     return {
       type: 'tool_use',
       id,

@@ -43,5 +43,8 @@ const MARK = /_th([A-Za-z0-9]{16})$/;
 export const markToolUseId = (id: string, blocks: readonly Signed[]): string =>
   `${id}_th${sealOfThinking(blocks)}`;
 
+/** A tool_use id without its seal. */
+export const withoutSeal = (id: string): string => id.replace(MARK, '');
+
 /** The seal a marked tool_use id carries; undefined for an unmarked id. */
 export const sealInToolUseId = (id: string): string | undefined => MARK.exec(id)?.[1];
