@@ -4,7 +4,7 @@
  */
 import type { HookRunner } from '../hooks/types.js';
 import type { PriceOverrides } from '../model/pricing.js';
-import type { ModelClient } from '../model/types.js';
+import type { ModelClient, ThinkingOptions } from '../model/types.js';
 import type { AnyTool } from '../tools/types.js';
 import type { ContextOptions } from './context/types.js';
 import type { McpLoadOptions } from './mcp/types.js';
@@ -29,8 +29,10 @@ export interface AgentRuntimeOptions {
   maxTurns?: number;
   /** Spending per run (one `submitMessage`) before `error_max_budget_usd`. */
   maxBudgetUsd?: number;
-  /** Output tokens per model call; default 8192. */
+  /** Output tokens per model call; default: the model's maximum output (src/model/models.ts). */
   maxTokens?: number;
+  /** Extended thinking and effort for every model call of the run. */
+  thinking?: ThinkingOptions;
   /** Default: `acceptEdits` with no rules. */
   permissionPolicy?: PermissionPolicy;
   /** Asked when the policy says `ask`; without it, an ask is a deny. */
@@ -71,6 +73,7 @@ export interface AgentRuntimeOptions {
 }
 
 export const DEFAULT_MAX_TURNS = 16;
+/** What a call asks for when nothing is configured and the model is unknown to the caller (kept for callers; model clients default to the model table). */
 export const DEFAULT_MAX_TOKENS = 8192;
 export const DEFAULT_MAX_STOP_HOOK_BLOCKS = 8;
 export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = {

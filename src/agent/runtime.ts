@@ -75,7 +75,9 @@ export class AgentRuntime {
       session,
     });
     this.toolContext = context;
-    const contextOptions = resolveContextOptions(options.context);
+    // the model's window (models.ts) unless the caller set one; 200k for clients that do not say
+    const window = options.model.contextWindow;
+    const contextOptions = resolveContextOptions({ ...(window ? { windowTokens: window } : {}), ...options.context });
     if (!contextOptions.ok) this.prepared ??= Promise.resolve(contextOptions.error);
     this.context = new ContextManager({
       options: contextOptions.ok ? contextOptions.value : DEFAULT_CONTEXT_OPTIONS,

@@ -9,6 +9,7 @@ import type {
   ModelClient,
   ModelStreamEvent,
   RetryNotice,
+  ThinkingOptions,
   ToolDefinition,
   ToolResultBlock,
 } from '../model/types.js';
@@ -25,7 +26,8 @@ export interface TurnEnv {
   model: ModelClient;
   system: string;
   tools: ToolDefinition[];
-  maxTokens: number;
+  maxTokens: number | undefined;
+  thinking: ThinkingOptions | undefined;
   agent: string;
   /** The conversation as it is now (a snapshot is sent). */
   history: () => ConversationMessage[];
@@ -74,6 +76,7 @@ async function streamModel(
     messages: env.history(),
     tools: env.tools,
     maxTokens: env.maxTokens,
+    thinking: env.thinking,
     signal: env.signal,
     agent: env.agent,
     onRetry: (notice: RetryNotice) =>

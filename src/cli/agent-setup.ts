@@ -13,6 +13,8 @@ import { MODEL_ALIASES } from '../agent/subagents/model-choice.js';
 import { loadConfig } from '../config/load.js';
 import { createHookRunner } from '../hooks/index.js';
 import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
+import { modelInfo, warnUnknownModel } from '../model/models.js';
+import { thinkingOptionsOf } from '../model/thinking.js';
 import type { AgentFlags } from './agent.js';
 import { settingsPermissions } from './agent-permissions.js';
 import { hookSources, jsonOf, mcpSources, sessionToResume } from './agent-sources.js';
@@ -75,13 +77,13 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
   const name = flags.model === undefined ? config.model : (MODEL_ALIASES[flags.model] ?? flags.model);
   const model = await createModelClient(name, {
     cwd,
-    maxTokens: config.maxTokens,
     fallbackModel: config.fallbackModel,
     prices: config.prices,
     record: flags.record,
   }).catch((error: unknown) => {
     throw new CliError(`teamd agent --model: ${(error as Error).message}`);
   });
+  if (!name.startsWith(SCRIPTED_PREFIX)) warnUnknownModel(modelInfo(name, config.prices), printWarning);
   const hooks = await hookSources(cwd, config.hooks, flags.settings);
   for (const problem of hooks.problems) printWarning(problem);
   const mcp = mcpSources(cwd, flags.mcpConfig, flags.strictMcpConfig ?? false);
@@ -96,8 +98,13 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
     maxTurns: flags.maxTurns,
     maxBudgetUsd: flags.maxBudgetUsd ?? config.maxBudgetUsd,
     maxTokens: config.maxTokens,
+    thinking: thinkingOptionsOf(config),
     permissionPolicy: policy,
-    hooks: createHookRunner(hooks.settings, { cwd }),
+    hooks: createHookRunner(hooks.settings, {
+      cwd,
+      permissionMode,
+      onFailure: (failure) => printWarning(`hook ${failure.event} could not run: ${failure.message}`),
+    }),
     prices: config.prices,
     transcriptDir,
     subagents: {},

@@ -3,13 +3,18 @@ import { z } from 'zod';
 import { loadConfig } from '../config/load.js';
 import { decideBudget, type BudgetState } from '../observe/budget.js';
 import { COST_GROUPINGS, formatCostReport, groupSpends, TranscriptSpendReader } from '../observe/cost.js';
+import { formatLedger, ledgerRows } from '../observe/token-ledger.js';
+import { ledgerCallsFromTranscripts } from '../observe/token-ledger-transcripts.js';
 import { fail } from './cli-error.js';
+import { teamFactsOf } from './token-facts.js';
 import { printJson, printLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
 export interface CostCommandOptions extends DirOption {
   json?: boolean;
   by?: string;
+  /** The token ledger: tokens per teammate and per task, cache share, coordination share, schema tokens per call. */
+  tokens?: boolean;
 }
 
 const BySchema = z.enum(COST_GROUPINGS);
@@ -22,7 +27,8 @@ export function registerCostCommand(program: Command): void {
   )
     .option('--by <what>', `group by ${COST_GROUPINGS.join(', ')}`, 'teammate')
     .option('--json', 'print JSON')
-    .action((o: CostCommandOptions) => cost(o));
+    .option('--tokens', 'the token ledger: per teammate and task, cache and coordination shares')
+    .action((o: CostCommandOptions) => (o.tokens ? costTokens(o) : cost(o)));
 }
 
 export async function cost(options: CostCommandOptions): Promise<void> {
@@ -40,6 +46,19 @@ export async function cost(options: CostCommandOptions): Promise<void> {
   );
   if (options.json) return printJson({ ...report, budget });
   for (const line of [...formatCostReport(report), ...budgetLines(budget)]) printLine(line);
+}
+
+/** `teamd cost --tokens`: the token ledger of the repository's transcripts. */
+export async function costTokens(options: CostCommandOptions): Promise<void> {
+  const repoRoot = resolveRepoDir(options);
+  const loaded = await loadConfig(repoRoot);
+  if (!loaded.ok) fail(loaded.error);
+  const calls = ledgerCallsFromTranscripts(repoRoot, teamFactsOf(loaded.config));
+  const teammates = ledgerRows(calls, 'teammate');
+  const tasks = ledgerRows(calls, 'task');
+  if (options.json) return printJson({ teammates, tasks });
+  for (const line of [...formatLedger('teammate', teammates), '', ...formatLedger('task', tasks)])
+    printLine(line);
 }
 
 /** The budgets that are set, with what was spent against them. */

@@ -6,6 +6,8 @@
 import type { Command } from 'commander';
 import { printLine, printTable } from './output.js';
 import { preflight } from './preflight/index.js';
+import { modelSpecs } from './preflight/model.js';
+import { modelTableChecks } from './preflight/model-table.js';
 import {
   checkDisk,
   checkGitVersion,
@@ -48,7 +50,8 @@ export async function doctorChecks(repoRoot: string, model?: string): Promise<Ch
     await checkTmux(),
   ];
   const hooks = team.config ? [await checkHooks(repoRoot, team.config)] : [];
-  return [...team.checks, ...hooks, ...machine];
+  const table = team.config ? modelTableChecks(team.config, model ? [model] : modelSpecs(team.config, false)) : [];
+  return [...team.checks, ...table, ...hooks, ...machine];
 }
 
 function printChecks(checks: Check[]): void {

@@ -15,6 +15,20 @@ export const PermissionPolicySchema = z.strictObject({
 });
 export type PermissionPolicyConfig = z.infer<typeof PermissionPolicySchema>;
 
+/**
+ * Extended thinking and output length, per team and per teammate (a
+ * teammate's own value wins). `thinking`: `off` (default), `adaptive` (the
+ * model decides; a budget-only model gets `enabled`), `enabled` (a fixed
+ * `thinkingBudget`, default 10 000). `effort` goes to models that take it.
+ * `maxTokens` defaults to the model's maximum output (src/model/models.ts).
+ */
+const modelTuning = {
+  maxTokens: z.number().int().positive().optional(),
+  thinking: z.enum(['off', 'adaptive', 'enabled']).optional(),
+  thinkingBudget: z.number().int().min(1_024).optional(),
+  effort: z.enum(['low', 'medium', 'high', 'max']).optional(),
+};
+
 export const TeammateConfigSchema = z.strictObject({
   name: AgentNameSchema,
   /** A system prompt, or `agent:<name>` for a `.claude/agents/<name>.md` role. */
@@ -28,6 +42,7 @@ export const TeammateConfigSchema = z.strictObject({
   permissions: PermissionPolicySchema.optional(),
   planMode: z.boolean().default(false),
   autoApproveShutdown: z.boolean().default(true),
+  ...modelTuning,
 });
 export type TeammateConfig = z.infer<typeof TeammateConfigSchema>;
 
@@ -47,7 +62,7 @@ export const TeamConfigSchema = z.strictObject({
   /** The default model for every agent: an Anthropic model name or `scripted:<path>`. */
   model: z.string().default('claude-sonnet-5-5'),
   fallbackModel: z.string().optional(),
-  maxTokens: z.number().int().positive().default(8192),
+  ...modelTuning,
   teammates: z
     .array(TeammateConfigSchema)
     .default([{ name: 'worker-1' }, { name: 'worker-2' }].map((t) => TeammateConfigSchema.parse(t))),

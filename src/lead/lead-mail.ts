@@ -26,6 +26,7 @@ import { transcriptsDir } from '../teammate/runtime-factory.js';
 import { answerRequestTool } from './answer-tool.js';
 import { leadSystemPrompt } from './lead-prompt.js';
 import type { LeadModels } from './models.js';
+import { thinkingOptionsOf } from '../model/thinking.js';
 
 const ROUTINE = new Set([
   'task_completed',
@@ -125,6 +126,7 @@ export class LeadMail {
       agentName: 'lead',
       maxTurns: config.lead.maxTurns,
       maxTokens: config.maxTokens,
+      thinking: thinkingOptionsOf(config),
       permissionPolicy: {
         defaultMode: 'default',
         allow: [...TEAM_TOOL_RULES, 'AnswerRequest', 'CronCreate', 'CronList', 'CronDelete'],

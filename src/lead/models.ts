@@ -33,7 +33,6 @@ export class LeadModels {
       if (this.clients.has(spec)) continue;
       const client = await createModelClient(spec, {
         cwd: this.opts.repoRoot,
-        maxTokens: this.opts.team.maxTokens,
         fallbackModel: this.opts.team.fallbackModel,
         prices: this.opts.team.prices,
         record: this.opts.record,

@@ -11,6 +11,7 @@ import type { ModelClient } from '../model/types.js';
 import type { Task } from '../store/types.js';
 import { transcriptsDir } from '../teammate/runtime-factory.js';
 import { builtinTools } from '../tools/index.js';
+import { thinkingOptionsOf } from '../model/thinking.js';
 
 export type ReviewVerdict = { decision: 'accept' | 'reject' | 'undecided'; reasons: string };
 
@@ -72,6 +73,7 @@ export function agentReviewRun(
       agentName: 'reviewer',
       maxTurns: 8,
       maxTokens: config.maxTokens,
+      thinking: thinkingOptionsOf(config),
       permissionPolicy: { defaultMode: 'dontAsk', allow: ['Read', 'Glob', 'Grep'], deny: [], ask: [] },
       prices: config.prices,
       transcriptDir: transcriptsDir(repoRoot, 'reviewer'),

@@ -15,9 +15,18 @@ import { messagesWithCache, systemWithCache, toolsWithCache } from './cache-cont
 import { classifyError } from './classify.js';
 import { modelError } from './errors.js';
 import { MalformedToolInput, MessageAssembler } from './message-assembler.js';
+import { modelInfo, type ModelInfo } from './models.js';
 import { UsageLedger, type PriceOverrides } from './pricing.js';
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, sleep, type BackoffOptions } from './retry.js';
-import type { ModelClient, ModelError, ModelRequest, ModelStreamEvent, RetryNotice } from './types.js';
+import { thinkingParams } from './thinking.js';
+import type {
+  ModelClient,
+  ModelError,
+  ModelRequest,
+  ModelStreamEvent,
+  RetryNotice,
+  ThinkingOptions,
+} from './types.js';
 import type { WireStreamEvent } from './wire.js';
 
 export interface AnthropicModelOptions {
@@ -37,8 +46,13 @@ export interface AnthropicModelOptions {
   fetch?: typeof globalThis.fetch;
   /** Per attempt. Default 600 000 (10 minutes). */
   timeoutMs?: number;
-  /** An upper bound on `max_tokens`: requests asking for more are cut to it. */
+  /**
+   * An upper bound on `max_tokens`. A call that names no `maxTokens` gets
+   * this, else the model's maximum output (models.ts).
+   */
   maxTokens?: number;
+  /** Extended thinking and effort; sent as far as the model supports them. */
+  thinking?: ThinkingOptions;
   backoff?: Partial<BackoffOptions>;
 }
 
@@ -56,6 +70,8 @@ const AGENT_HEADER = 'x-teamd-agent';
 
 export class AnthropicModel implements ModelClient {
   readonly model: string;
+  /** What teamd assumes about the model (models.ts): window, maximum output, thinking. */
+  readonly info: ModelInfo;
   /** Usage and cost of every call this client made, per model. */
   readonly ledger: UsageLedger;
   readonly #clientOptions: ClientOptions;
@@ -65,6 +81,7 @@ export class AnthropicModel implements ModelClient {
 
   constructor(options: AnthropicModelOptions) {
     this.model = options.model;
+    this.info = modelInfo(options.model, options.prices);
     this.#options = options;
     this.#backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.ledger = new UsageLedger(options.prices);
@@ -79,6 +96,10 @@ export class AnthropicModel implements ModelClient {
   }
 
   /** The SDK client, built on first use (the SDK module is loaded then). */
+  get contextWindow(): number {
+    return this.info.contextWindow;
+  }
+
   #sdkClient(): Promise<Anthropic> {
     this.#client ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => new Sdk(this.#clientOptions));
     return this.#client;
@@ -144,10 +165,13 @@ export class AnthropicModel implements ModelClient {
   }
 
   #params(request: ModelRequest, model: string): Anthropic.MessageCreateParamsStreaming {
-    const cap = this.#options.maxTokens;
+    const info = modelInfo(model, this.#options.prices);
+    const limit = this.#options.maxTokens ?? request.maxTokens ?? info.maxOutputTokens;
+    const maxTokens = Math.min(limit, request.maxTokens ?? limit);
     const wire = {
       model,
-      max_tokens: cap === undefined ? request.maxTokens : Math.min(cap, request.maxTokens),
+      max_tokens: maxTokens,
+      ...thinkingParams(info, request.thinking ?? this.#options.thinking ?? {}, maxTokens),
       system: systemWithCache(request.system),
       messages: messagesWithCache(request.messages),
       ...(request.tools.length > 0 ? { tools: toolsWithCache(request.tools) } : {}),

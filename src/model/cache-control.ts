@@ -1,10 +1,18 @@
 /**
  * Prompt caching. Three breakpoints mark the prefix a long run re-sends each
  * turn: the system prompt, the tool list (marked on its last tool), and the
- * conversation so far (marked on the last block of the last message). The API
- * allows four; the caller's objects are copied, never changed.
+ * conversation so far (marked on the last block of the last message that may
+ * carry a mark: thinking blocks may not). The API allows four; the caller's
+ * objects are copied, never changed. In the API's order (tools, system,
+ * messages) each mark caches everything before it, so a turn re-reads the
+ * whole previous request from the cache and writes only what is new.
  */
-import type { ContentBlock, ConversationMessage, ToolDefinition } from './types.js';
+import {
+  isThinkingBlock,
+  type ContentBlock,
+  type ConversationMessage,
+  type ToolDefinition,
+} from './types.js';
 
 export const EPHEMERAL = { type: 'ephemeral' } as const;
 type CacheMark = { cache_control?: typeof EPHEMERAL };
@@ -34,7 +42,7 @@ export function messagesWithCache(messages: ConversationMessage[]): WireMessage[
 function markLastBlock(message: ConversationMessage): WireMessage {
   const blocks: WireBlock[] =
     typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
-  const end = blocks.length - 1;
+  const end = blocks.findLastIndex((b) => !isThinkingBlock(b) && !(b.type === 'text' && b.text === ''));
   if (end < 0) return { role: message.role, content: blocks };
   blocks[end] = { ...blocks[end]!, cache_control: EPHEMERAL };
   return { role: message.role, content: blocks };

@@ -1,5 +1,15 @@
 /** The model layer: one `ModelClient` interface, the Anthropic client, the scripted model, pricing, test server. */
 export * from './types.js';
+export {
+  MODELS,
+  UNKNOWN_MODEL,
+  describeModel,
+  modelInfo,
+  warnUnknownModel,
+  type ModelInfo,
+  type ModelSpec,
+} from './models.js';
+export { thinkingOptionsOf, thinkingParams } from './thinking.js';
 export { AnthropicModel, type AnthropicModelOptions } from './anthropic.js';
 export { classifyError } from './classify.js';
 export { isRetryableKind, kindOfErrorType, kindOfStatus, modelError } from './errors.js';

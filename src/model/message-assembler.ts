@@ -1,8 +1,9 @@
 /**
  * Builds the assistant message from raw stream events, turning them into
- * teamd's `ModelStreamEvent`s as they complete. Blocks teamd does not model
- * (thinking, server tools) are skipped, so event indexes are positions in the
- * final message's content, not the API's block indexes.
+ * teamd's `ModelStreamEvent`s as they complete. Thinking and redacted-thinking
+ * blocks are kept whole with their signatures (they must go back unchanged);
+ * blocks teamd does not model (server tools) are skipped, so event indexes are
+ * positions in the final message's content, not the API's block indexes.
  */
 import type { ContentBlock, ModelStreamEvent, StopReason, Usage } from './types.js';
 import { mergeWireUsage, usageOf } from './usage.js';
@@ -10,7 +11,9 @@ import type { WireContentBlock, WireStreamEvent } from './wire.js';
 
 type Partial =
   | { type: 'text'; index: number; text: string }
-  | { type: 'tool_use'; index: number; id: string; name: string; json: string };
+  | { type: 'tool_use'; index: number; id: string; name: string; json: string }
+  | { type: 'thinking'; index: number; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; index: number; data: string };
 
 /** A tool_use block whose input is not valid JSON: the stream is unusable. */
 export class MalformedToolInput extends Error {}
@@ -75,6 +78,9 @@ export class MessageAssembler {
       const { id, name } = block as { id: string; name: string };
       this.#open.set(apiIndex, { type: 'tool_use', index: this.#nextIndex++, id, name, json: '' });
     }
+    if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      this.#open.set(apiIndex, openThinking(block, this.#nextIndex++));
+    }
     return [];
   }
 
@@ -87,6 +93,7 @@ export class MessageAssembler {
     if (partial?.type === 'tool_use' && delta.type === 'input_json_delta') {
       partial.json += String(delta.partial_json);
     }
+    if (partial?.type === 'thinking') addThinkingDelta(partial, delta);
     return [];
   }
 
@@ -98,6 +105,10 @@ export class MessageAssembler {
       this.#content[partial.index] = { type: 'text', text: partial.text };
       return [];
     }
+    if (partial.type === 'thinking' || partial.type === 'redacted_thinking') {
+      this.#content[partial.index] = closeThinking(partial);
+      return [];
+    }
     const block = {
       type: 'tool_use' as const,
       id: partial.id,
@@ -107,6 +118,29 @@ export class MessageAssembler {
     this.#content[partial.index] = block;
     return [{ type: 'tool_use', index: partial.index, block }];
   }
+}
+
+type ThinkingPartial = Extract<Partial, { type: 'thinking' | 'redacted_thinking' }>;
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function openThinking(wire: WireContentBlock, index: number): ThinkingPartial {
+  const block = wire as Record<string, unknown>;
+  if (block.type === 'redacted_thinking') return { type: 'redacted_thinking', index, data: str(block.data) };
+  return { type: 'thinking', index, thinking: str(block.thinking), signature: str(block.signature) };
+}
+
+/** `thinking_delta` appends reasoning; `signature_delta` carries the signature (once, at the end). */
+function addThinkingDelta(
+  partial: Extract<Partial, { type: 'thinking' }>,
+  delta: { type: string; [field: string]: unknown },
+): void {
+  if (delta.type === 'thinking_delta') partial.thinking += str(delta.thinking);
+  if (delta.type === 'signature_delta') partial.signature += str(delta.signature);
+}
+
+function closeThinking(partial: ThinkingPartial): ContentBlock {
+  if (partial.type === 'redacted_thinking') return { type: 'redacted_thinking', data: partial.data };
+  return { type: 'thinking', thinking: partial.thinking, signature: partial.signature };
 }
 
 function parseInput(partial: { name: string; json: string }): unknown {

@@ -69,7 +69,7 @@ export const PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-3-haiku': price(0.25, 1.25, 0.03, 0.3),
 };
 
-function longestPrefix(keys: Iterable<string>, name: string): string | undefined {
+export function longestPrefix(keys: Iterable<string>, name: string): string | undefined {
   let best: string | undefined;
   for (const key of keys) {
     if (name.startsWith(key.toLowerCase()) && (best === undefined || key.length > best.length)) best = key;
@@ -78,7 +78,7 @@ function longestPrefix(keys: Iterable<string>, name: string): string | undefined
 }
 
 /** `us.anthropic.claude-sonnet-4-5-v1:0` → `claude-sonnet-4-5-v1:0`: provider prefixes do not change the price. */
-const claudeId = (model: string): string => {
+export const claudeId = (model: string): string => {
   const lower = model.toLowerCase();
   const at = lower.indexOf('claude-');
   return at > 0 ? lower.slice(at) : lower;

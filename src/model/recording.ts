@@ -106,6 +106,9 @@ const LOCK_OPTIONS = {
 
 function scriptBlockOf(block: ContentBlock): ScriptBlock[] {
   if (block.type === 'text') return [{ type: 'text', text: escapeDollars(block.text) }];
+  // signatures are the answering server's: a replay signs the reasoning afresh
+  if (block.type === 'thinking') return [{ type: 'thinking', thinking: escapeDollars(block.thinking) }];
+  if (block.type === 'redacted_thinking') return [{ type: 'redacted_thinking' }];
   if (block.type !== 'tool_use') return [];
   const input = (block.input !== null && typeof block.input === 'object' ? block.input : {}) as Record<
     string,

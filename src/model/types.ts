@@ -39,15 +39,53 @@ export const ToolResultBlockSchema = z.object({
   content: z.union([z.string(), z.array(z.union([TextBlockSchema, ImageBlockSchema, DocumentBlockSchema]))]),
   is_error: z.boolean().optional(),
 });
+/**
+ * Extended thinking, as the API returns it. `signature` (and a redacted
+ * block's `data`) is the API's proof of the block: it must be sent back
+ * byte for byte in the tool-use turn that produced it, or the request is
+ * refused. teamd never edits, merges or reorders these blocks.
+ */
+export const ThinkingBlockSchema = z.object({
+  type: z.literal('thinking'),
+  thinking: z.string(),
+  signature: z.string(),
+});
+export const RedactedThinkingBlockSchema = z.object({
+  type: z.literal('redacted_thinking'),
+  data: z.string(),
+});
 export const ContentBlockSchema = z.discriminatedUnion('type', [
   TextBlockSchema,
   ToolUseBlockSchema,
   ToolResultBlockSchema,
+  ThinkingBlockSchema,
+  RedactedThinkingBlockSchema,
 ]);
 export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
 export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+export type ThinkingBlock = z.infer<typeof ThinkingBlockSchema>;
+export type RedactedThinkingBlock = z.infer<typeof RedactedThinkingBlockSchema>;
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
+
+/** True for the blocks that carry a signature and must travel unchanged with their turn. */
+export const isThinkingBlock = (block: { type: string }): block is ThinkingBlock | RedactedThinkingBlock =>
+  block.type === 'thinking' || block.type === 'redacted_thinking';
+
+/**
+ * How a model thinks: `adaptive` lets the model decide (newer models),
+ * `enabled` gives it a fixed budget (at least 1024 tokens, below max_tokens),
+ * `off` sends no thinking parameter. `effort` (`output_config.effort`) is sent
+ * only to models that take it (see models.ts).
+ */
+export type ThinkingMode = 'off' | 'adaptive' | 'enabled';
+export type Effort = 'low' | 'medium' | 'high' | 'max';
+export interface ThinkingOptions {
+  thinking?: ThinkingMode;
+  /** For `enabled`. Default 10 000 (cut to max_tokens - 1). */
+  thinkingBudget?: number;
+  effort?: Effort;
+}
 
 /** The text of a tool result (images and documents as a short placeholder), for counting, summaries and views. */
 export function toolResultText(block: ToolResultBlock): string {
@@ -113,7 +151,10 @@ export interface ModelRequest {
   system: string;
   messages: ConversationMessage[];
   tools: ToolDefinition[];
-  maxTokens: number;
+  /** Absent: the model's maximum output (models.ts), or the client's configured cap. */
+  maxTokens?: number;
+  /** Extended thinking and effort for this call (a teammate's settings); sent as far as the model supports them. */
+  thinking?: ThinkingOptions;
   signal: AbortSignal;
   /** Who is asking: scripted models match rules by agent name. */
   agent?: string;
@@ -155,5 +196,7 @@ export type ModelStreamEvent =
 export interface ModelClient {
   /** The configured model name (e.g. `claude-sonnet-4-5`, `scripted:demo.json`). */
   readonly model: string;
+  /** The model's context window in tokens, when the client knows it (models.ts); compaction sizes itself by it. */
+  readonly contextWindow?: number;
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }

@@ -8,11 +8,15 @@ import type { WireUsage } from './usage.js';
 export type WireContentBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: string; [field: string]: unknown };
 
 export type WireDelta =
   | { type: 'text_delta'; text: string }
   | { type: 'input_json_delta'; partial_json: string }
+  | { type: 'thinking_delta'; thinking: string }
+  | { type: 'signature_delta'; signature: string }
   | { type: string; [field: string]: unknown };
 
 export interface WireMessageStart {

@@ -218,6 +218,7 @@ export class TranscriptRenderer {
   private assistant(line: TranscriptLine): string[] {
     const out: string[] = [];
     for (const b of blocksOf((line.message as { content?: unknown } | undefined)?.content)) {
+      if (b.type === 'thinking' || b.type === 'redacted_thinking') out.push(this.paint('dim', thinkingLine(b)));
       if (b.type === 'text' && b.text.trim()) out.push(b.text.trimEnd());
       if (b.type === 'tool_use') {
         this.toolNames.set(b.id, b.name);
@@ -266,4 +267,11 @@ export class TranscriptRenderer {
 /** Readable lines for one transcript line on its own (no tool names from earlier lines, no colour). */
 export function renderTranscriptLine(line: TranscriptLine): string[] {
   return new TranscriptRenderer().render(line);
+}
+
+/** A thinking block, collapsed to one line: its size, never its text (a log stays readable). */
+export function thinkingLine(b: { type: 'thinking'; thinking: string } | { type: 'redacted_thinking' }): string {
+  if (b.type === 'redacted_thinking') return '∴ thinking (redacted)';
+  const words = b.thinking.split(/\s+/).filter(Boolean).length;
+  return `∴ thinking (${words} word${words === 1 ? '' : 's'}, collapsed)`;
 }

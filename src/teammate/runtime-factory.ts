@@ -15,6 +15,7 @@ import { teammateSystemPrompt } from './prompts.js';
 import { workerCronService } from './tools/cron-service.js';
 import { protocolTools, TEAM_TOOL_RULES, teamTools } from './tools/index.js';
 import { rosterOf } from '../config/load.js';
+import { thinkingOptionsOf } from '../model/thinking.js';
 
 export const transcriptsDir = (repoRoot: string, agent: string): string =>
   join(repoRoot, '.team', 'state', 'transcripts', agent);
@@ -94,7 +95,8 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     maxTurns: cfg.maxTurns,
     // What is left of the teammate's budget bounds this run (the lead retires it at the limit).
     maxBudgetUsd: runBudget(cfg.maxBudgetUsd === undefined ? undefined : Math.max(0.000001, cfg.maxBudgetUsd - host.status.current.costUsd), data.team.taskBudgetUsd),
-    maxTokens: data.team.maxTokens,
+    maxTokens: cfg.maxTokens ?? data.team.maxTokens,
+    thinking: thinkingOptionsOf(cfg, data.team),
     permissionPolicy: policy,
     canUseTool: teammateCanUseTool(approvalDeps),
     hooks,

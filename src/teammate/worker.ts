@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
 import { loadHookSettings } from '../hooks/index.js';
-import { createModelClient } from '../model/index.js';
+import { createModelClient, modelInfo, SCRIPTED_PREFIX, warnUnknownModel } from '../model/index.js';
 import type { ModelClient, ModelStreamEvent } from '../model/types.js';
 import { EventLog } from '../observe/event-log.js';
 import { MailboxStore } from '../store/mailbox/index.js';
@@ -27,7 +27,7 @@ const post = (m: FromWorker): void => port.postMessage(m);
 
 async function modelFor(data: WorkerData): Promise<ModelClient> {
   if (data.modelViaLead) return new IpcModelClient(data.model, port!);
-  return createModelClient(data.model, { maxTokens: data.team.maxTokens, fallbackModel: data.team.fallbackModel, prices: data.team.prices, cwd: data.repoRoot });
+  return createModelClient(data.model, { fallbackModel: data.team.fallbackModel, prices: data.team.prices, cwd: data.repoRoot });
 }
 
 async function main(): Promise<void> {
@@ -36,6 +36,8 @@ async function main(): Promise<void> {
   const mailbox = new MailboxStore(data.repoRoot, { roster: rosterOf(data.team) });
   const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));
   const model = await modelFor(data);
+  if (!data.model.startsWith(SCRIPTED_PREFIX))
+    warnUnknownModel(modelInfo(data.model, data.team.prices), (message) => events.append({ type: 'notice', agent: data.teammate.name, message }));
   const hooks = await loadHookSettings(data.repoRoot, data.team.hooks, { pluginDirs: data.team.plugins ?? [] });
   mailbox.onProblem = (p) => events.append({ type: 'notice', agent: data.teammate.name, message: `mailbox: ${formatProblem(p)}` });
   for (const problem of hooks.problems) events.append({ type: 'notice', agent: data.teammate.name, message: `hooks: ${problem}` });

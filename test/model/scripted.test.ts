@@ -120,7 +120,25 @@ describe('ScriptedModel steps', () => {
     expect(events.map((e) => e.type).slice(-3)).toEqual(['tool_use', 'usage', 'done']);
     expect(toolUse(done)[0]!.id).toMatch(/^toolu_[0-9a-f]{24}$/);
     expect(done.stopReason).toBe('tool_use');
-    expect(done.usage.input_tokens).toBeGreaterThan(0);
+    // the first call writes its whole prompt to the simulated cache, up to the last breakpoint
+    expect(done.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+  });
+
+  it('reports cache figures: a later call reads the earlier prompt from the cache; promptCache off gives plain input', async () => {
+    const script = { rules: [{ times: 'always' as const, content: [{ type: 'text' as const, text: 'ok' }] }] };
+    const cached = new ScriptedModel(script);
+    const first = (await collect(cached, requestOf('go'))).done.usage;
+    const messages = [
+      { role: 'user' as const, content: 'go' },
+      { role: 'assistant' as const, content: 'ok' },
+      { role: 'user' as const, content: 'again' },
+    ];
+    const second = (await collect(cached, requestOf('', { messages }))).done.usage;
+    expect(second.cache_read_input_tokens).toBe(first.cache_creation_input_tokens);
+    expect(second.cache_creation_input_tokens).toBeGreaterThan(0);
+    const plain = (await collect(new ScriptedModel(script, { promptCache: false }), requestOf('go'))).done.usage;
+    expect(plain).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    expect(plain.input_tokens).toBeGreaterThan(0);
   });
 });
 

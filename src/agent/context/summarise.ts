@@ -28,6 +28,8 @@ const RESULT_CHARS = 1_500;
 function renderBlock(block: ContentBlock): string {
   if (block.type === 'text') return block.text;
   if (block.type === 'tool_use') return `[tool call ${block.name} ${JSON.stringify(block.input)}]`;
+  // the model's private reasoning is not part of what the summary keeps
+  if (block.type === 'thinking' || block.type === 'redacted_thinking') return '[thinking]';
   const text = toolResultText(block);
   const kept = headAndTail(text, RESULT_CHARS, (cut) => `[… ${cut} characters …]`);
   return `[tool result${block.is_error ? ' (error)' : ''}]\n${kept}`;

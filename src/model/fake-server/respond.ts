@@ -4,6 +4,7 @@ import { chunksOf } from '../scripted/answer-events.js';
 import type { ContentBlock, StopReason, Usage } from '../types.js';
 import type { WireStreamEvent } from '../wire.js';
 import { requestId } from './api-errors.js';
+import { thinkingEvents } from './thinking-stream.js';
 
 export interface WireAnswer {
   id: string;
@@ -70,6 +71,7 @@ function blockEvents(block: ContentBlock, index: number): WireStreamEvent[] {
       { type: 'content_block_stop', index },
     ];
   }
+  if (block.type === 'thinking' || block.type === 'redacted_thinking') return thinkingEvents(block, index);
   if (block.type !== 'tool_use') return [];
   const json = JSON.stringify(block.input);
   return [

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { LooseBlock, LooseMessage } from '../scripted/conversation.js';
 import { RequestSchema } from './request-schema.js';
+import { thinkingKept } from './thinking-check.js';
 import type { MessagesRequestBody } from './types.js';
 
 export type Validation = { ok: true; body: MessagesRequestBody } | { ok: false; message: string };
@@ -128,4 +129,4 @@ function cacheBreakpoints(body: MessagesRequestBody): string | undefined {
   return found > 4 ? `A maximum of 4 blocks with cache_control may be provided. Found ${found}.` : undefined;
 }
 
-const CHECKS = [roles, toolUsesAnswered, toolResultsExpected, toolNames, textsNonEmpty, cacheBreakpoints];
+const CHECKS = [roles, toolUsesAnswered, toolResultsExpected, toolNames, textsNonEmpty, cacheBreakpoints, thinkingKept];

@@ -6,9 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { modelError } from '../errors.js';
-import type { ContentBlock, ModelError, StopReason, Usage } from '../types.js';
+import {
+  isThinkingBlock,
+  type ContentBlock,
+  type ModelError,
+  type StopReason,
+  type Usage,
+} from '../types.js';
 import { factsOf, type CallFacts, type ScriptCall } from './conversation.js';
-import { agentRegexParts, type Script, type ScriptEntry } from './schema.js';
+import { agentRegexParts, type Script, type ScriptBlock, type ScriptEntry } from './schema.js';
+import { markToolUseId, sealRedacted, signThinking, withoutSeal } from './thinking-signature.js';
 import { capturesOf, substitute, substituteDeep, type Captures } from './substitute.js';
 
 /** An entry's answer with captures filled in and tool_use ids assigned. */
@@ -143,9 +150,15 @@ function matchEntry(c: Compiled, facts: CallFacts): Captures | undefined {
 
 function resolve(c: Compiled, captures: Captures): ResolvedAnswer {
   const { entry } = c;
+  const generated = new Set<string>();
   const content = entry.content.map((block): ContentBlock => {
     if (block.type === 'text') return { type: 'text', text: substitute(block.text, captures) };
-    const id = block.id === undefined ? newToolUseId() : substitute(block.id, captures);
+    if (block.type === 'thinking' || block.type === 'redacted_thinking')
+      return thinkingBlock(block, captures);
+    const given = block.id === undefined ? undefined : substitute(block.id, captures);
+    // a recorded id keeps its old seal: it is resealed for the blocks played now
+    const id = given === undefined ? newToolUseId() : withoutSeal(given);
+    if (given === undefined || id !== given) generated.add(id);
     return {
       type: 'tool_use',
       id,
@@ -153,6 +166,7 @@ function resolve(c: Compiled, captures: Captures): ResolvedAnswer {
       input: substituteDeep(block.input, captures),
     };
   });
+  sealToolUses(content, generated);
   const stopReason =
     entry.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
   const answer: ResolvedAnswer = { content, stopReason, delayMs: entry.delayMs ?? 0, source: c.label };
@@ -165,6 +179,26 @@ function resolve(c: Compiled, captures: Captures): ResolvedAnswer {
     answer.error = modelError(entry.error.kind, message, entry.error.status);
   }
   return answer;
+}
+
+/** Generated tool_use ids of a turn with thinking carry its seal (see thinking-signature.ts). */
+function sealToolUses(content: ContentBlock[], generated: ReadonlySet<string>): void {
+  const thinking = content.filter(isThinkingBlock);
+  if (thinking.length === 0) return;
+  for (const [i, block] of content.entries()) {
+    if (block.type === 'tool_use' && generated.has(block.id))
+      content[i] = { ...block, id: markToolUseId(block.id, thinking) };
+  }
+}
+
+function thinkingBlock(
+  block: Extract<ScriptBlock, { type: 'thinking' | 'redacted_thinking' }>,
+  captures: Captures,
+): ContentBlock {
+  if (block.type === 'redacted_thinking')
+    return { type: 'redacted_thinking', data: block.data ?? sealRedacted() };
+  const thinking = substitute(block.thinking, captures);
+  return { type: 'thinking', thinking, signature: block.signature ?? signThinking(thinking) };
 }
 
 export const newToolUseId = (): string => `toolu_${randomBytes(12).toString('hex')}`;

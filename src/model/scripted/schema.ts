@@ -20,8 +20,9 @@
  * - `afterTool`: the latest user message carries a result of this tool.
  * `flags` (e.g. `"i"`, `"s"`) applies to `match` and `conversation`.
  *
- * Answer: `content` (text and tool_use blocks; a tool_use id is generated
- * when absent), and optionally `usage`, `delayMs` (honours abort),
+ * Answer: `content` (text, tool_use, thinking and redacted_thinking blocks;
+ * a tool_use id, a thinking signature and redacted data are generated when
+ * absent), and optionally `usage`, `delayMs` (honours abort),
  * `stop_reason`, or `error` to fail the call. Every string of the answer may
  * use the capture groups: `$1`…`$9` (and `${12}`) from `match` (from
  * `conversation` when the entry has no `match`), `${name}` for named groups
@@ -39,6 +40,10 @@ export const ScriptBlockSchema = z.discriminatedUnion('type', [
     input: z.record(z.string(), z.unknown()).default({}),
     id: z.string().min(1).optional(),
   }),
+  /** Extended thinking; signed when played (`signature` only to script a forged one). */
+  z.strictObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
+  /** Redacted thinking; its sealed `data` is generated when absent. */
+  z.strictObject({ type: z.literal('redacted_thinking'), data: z.string().optional() }),
 ]);
 
 export const ScriptUsageSchema = z.strictObject({

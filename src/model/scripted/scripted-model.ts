@@ -12,6 +12,9 @@ import {
   type ModelStreamEvent,
   type Usage,
 } from '../types.js';
+import { messagesWithCache, systemWithCache, toolsWithCache } from '../cache-control.js';
+import { PromptCache } from '../fake-server/prompt-cache.js';
+import type { MessagesRequestBody } from '../fake-server/types.js';
 import { sleep } from '../retry.js';
 import { estimateTokens, estimateToolTokens, usageOf } from '../usage.js';
 import { modelError } from '../errors.js';
@@ -35,6 +38,12 @@ export interface ScriptedModelOptions {
    * an agent handles a bad tool call script exactly that.
    */
   checkTools?: boolean;
+  /**
+   * Report input as the API's prompt cache would split it (cache reads and
+   * writes at the request's breakpoints, as the fake server does), unless a
+   * step scripts its own usage. Default on; off gives plain `input_tokens`.
+   */
+  promptCache?: boolean;
 }
 
 export class ScriptedModel implements ModelClient {
@@ -42,6 +51,7 @@ export class ScriptedModel implements ModelClient {
   /** The matching state; the fake server can share it to answer HTTP calls from the same script. */
   readonly player: ScriptPlayer;
   readonly #checkTools: boolean;
+  readonly #cache: PromptCache | undefined;
 
   /** Throws (a programmer error) when `script` is invalid; use `fromFile` for user files. */
   constructor(script: Script | ScriptInput, options: ScriptedModelOptions = {}) {
@@ -49,6 +59,7 @@ export class ScriptedModel implements ModelClient {
     this.player = new ScriptPlayer(ScriptSchema.parse(script), source);
     this.model = options.model ?? `scripted:${source}`;
     this.#checkTools = options.checkTools ?? false;
+    this.#cache = (options.promptCache ?? true) ? new PromptCache() : undefined;
   }
 
   /** Loads and validates a script file; rejects with a message naming the file and the field. */
@@ -75,11 +86,14 @@ export class ScriptedModel implements ModelClient {
     const take = this.player.take(request);
     if (!take.ok) return yield* this.#end([], emptyUsage(), { error: take.error });
     const { answer } = take;
-    const toolProblem = this.#checkTools && toolCallProblem(answer.content, request.tools, `${this.player.source}: ${answer.source}`);
-    if (toolProblem) return yield* this.#end([], emptyUsage(), { error: modelError('invalid_request', toolProblem) });
+    const toolProblem =
+      this.#checkTools &&
+      toolCallProblem(answer.content, request.tools, `${this.player.source}: ${answer.source}`);
+    if (toolProblem)
+      return yield* this.#end([], emptyUsage(), { error: modelError('invalid_request', toolProblem) });
     if (answer.delayMs > 0) await sleep(answer.delayMs, request.signal);
     if (request.signal.aborted) return yield* this.#end([], emptyUsage(), { aborted: true });
-    const usage = usageFor(request, answer);
+    const usage = usageFor(request, answer, this.#cache);
     if (answer.error) return yield* this.#end([], usage, { error: answer.error });
     const done: ContentBlock[] = [];
     for (const [index, block] of answer.content.entries()) {
@@ -110,12 +124,24 @@ export class ScriptedModel implements ModelClient {
   }
 }
 
-/** The script's usage, or an estimate from the request and answer sizes. */
-function usageFor(request: ModelRequest, answer: ResolvedAnswer): Usage {
-  const estimate = {
-    input_tokens:
-      estimateTokens(request.system + JSON.stringify(request.messages)) + estimateToolTokens(request.tools),
-    output_tokens: estimateTokens(JSON.stringify(answer.content)),
-  };
-  return usageOf({ ...estimate, ...answer.usage });
+/** The script's usage, or an estimate from the request and answer sizes (split by the cache when there is one). */
+function usageFor(request: ModelRequest, answer: ResolvedAnswer, cache: PromptCache | undefined): Usage {
+  const output_tokens = estimateTokens(JSON.stringify(answer.content));
+  const input = cache
+    ? cache.usageFor(wireBodyOf(request))
+    : {
+        input_tokens:
+          estimateTokens(request.system + JSON.stringify(request.messages)) + estimateToolTokens(request.tools),
+      };
+  return usageOf({ ...input, output_tokens, ...answer.usage });
 }
+
+/** The request as AnthropicModel would send it, breakpoints included (what the cache keys on). */
+const wireBodyOf = (request: ModelRequest): MessagesRequestBody =>
+  ({
+    model: 'scripted',
+    max_tokens: 1,
+    system: systemWithCache(request.system),
+    tools: toolsWithCache(request.tools),
+    messages: messagesWithCache(request.messages),
+  }) as unknown as MessagesRequestBody;

@@ -12,7 +12,7 @@ type Schema = Record<string, unknown>;
 
 /** What is wrong with the answer's tool calls, as one message naming the entry; undefined when nothing is. */
 export function toolCallProblem(
-  content: readonly ContentBlock[],
+  content: readonly (ContentBlock | { type: 'thinking' | 'redacted_thinking' })[],
   tools: readonly ToolDefinition[],
   where: string,
 ): string | undefined {
@@ -32,9 +32,13 @@ export function toolCallProblem(
 /** The first way `value` does not fit `schema`, as `path: what`; undefined when it fits. */
 export function shapeProblem(schema: Schema, value: unknown, path: string): string | undefined {
   const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-  if (branches) return branches.some((b) => !shapeProblem(b, value, path)) ? undefined : `${path}: fits none of the allowed shapes`;
+  if (branches)
+    return branches.some((b) => !shapeProblem(b, value, path))
+      ? undefined
+      : `${path}: fits none of the allowed shapes`;
   const types = schema.type === undefined ? undefined : [schema.type].flat().map(String);
-  if (types && !types.some((t) => hasType(value, t))) return `${path}: must be ${types.join(' or ')}, got ${describe(value)}`;
+  if (types && !types.some((t) => hasType(value, t)))
+    return `${path}: must be ${types.join(' or ')}, got ${describe(value)}`;
   if (Array.isArray(schema.enum) && !schema.enum.includes(value))
     return `${path}: must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
   if (Array.isArray(value) && isSchema(schema.items)) return itemsProblem(schema.items, value, path);
@@ -75,6 +79,7 @@ function hasType(value: unknown, type: string): boolean {
   return typeof value === type;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isSchema = (v: unknown): v is Schema => isRecord(v);
 const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);

@@ -1,0 +1,37 @@
+/**
+ * What `teamd cost --tokens` and `bench/tokens` tell the token ledger about
+ * the team: which tools are team tools, each tool's schema size, and the team
+ * part of each teammate's system prompt (its prompt without its role).
+ */
+import type { TeamConfig } from '../config/schema.js';
+import { rosterOf } from '../config/load.js';
+import { estimateTokens, estimateToolTokens } from '../model/usage.js';
+import { TEAM_TOOL_NAMES, type TeamFacts } from '../observe/token-ledger.js';
+import { teammateSystemPrompt } from '../teammate/prompts.js';
+import { protocolTools, teamTools } from '../teammate/tools/index.js';
+import { builtinTools, toolDefinition } from '../tools/index.js';
+
+export function teamFactsOf(config: TeamConfig): TeamFacts {
+  const tokens = new Map<string, number>();
+  for (const tool of [...builtinTools(), ...teamTools(), ...protocolTools(true)])
+    tokens.set(tool.name, estimateToolTokens([toolDefinition(tool)]) - 1);
+  const roster = rosterOf(config);
+  const teamPrompt = new Map<string, number>();
+  for (const mate of config.teammates) {
+    const worktree = config.worktrees.mode === 'off' ? null : '.worktrees/<task>';
+    const prompt = teammateSystemPrompt({
+      name: mate.name,
+      role: mate.role,
+      roster,
+      worktree,
+      planMode: mate.planMode,
+    });
+    teamPrompt.set(mate.name, Math.max(0, estimateTokens(prompt) - estimateTokens(mate.role)));
+  }
+  return {
+    teamTools: new Set(TEAM_TOOL_NAMES),
+    // an unknown (MCP) tool: a typical schema's size
+    toolTokens: (name) => tokens.get(name) ?? 200,
+    teamPromptTokens: (agent) => teamPrompt.get(agent) ?? 0,
+  };
+}
