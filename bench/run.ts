@@ -24,6 +24,7 @@ const BENCHES = [
   'scale',
   'memory',
   'mailbox-contention',
+  'peer-claude',
 ];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

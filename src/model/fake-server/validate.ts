@@ -14,7 +14,8 @@ const RequestSchema = z.looseObject({
   messages: z
     .array(
       z.looseObject({
-        role: z.enum(['user', 'assistant']),
+        // Claude Code sends `role: "system"` messages between turns; the checks below read the other two.
+        role: z.enum(['user', 'assistant', 'system']),
         content: z.union([z.string(), z.array(BlockSchema)]),
       }),
     )
@@ -33,7 +34,9 @@ export function validateRequest(raw: unknown): Validation {
     const missing = issue.code === 'invalid_type' && issue.message.includes('undefined');
     return { ok: false, message: `${issue.path.join('.')}: ${missing ? 'Field required' : issue.message}` };
   }
-  const body = parsed.data as MessagesRequestBody;
+  const all = parsed.data as MessagesRequestBody;
+  const body = { ...all, messages: all.messages.filter((m) => (m.role as string) !== 'system') };
+  if (!body.messages.length) return { ok: false, message: 'messages: at least one user message is required' };
   for (const check of CHECKS) {
     const message = check(body);
     if (message) return { ok: false, message };
