@@ -1,10 +1,11 @@
-// Bundles the CLI (after tsc): dist/cli/main.js becomes one ES module with
-// the code of teamd, the SDK, zod and commander in it, and each command group
-// a chunk loaded on demand. Loading ~1,300 files through the ESM loader was
-// half of `teamd agent -p`'s start (docs/DECISIONS.md). The rest of dist/
-// stays as tsc wrote it: the library entry (dist/index.js), the teammate
-// worker (dist/teammate/worker.js, started by path) and the demo assets.
-// Chunks sit next to main.js so `new URL('../…', import.meta.url)` paths hold.
+// Bundles the CLI (after tsc): dist/cli/main.js and the teammate worker
+// (dist/teammate/worker.js, started by path) become ES modules with the code
+// of teamd, the SDK, zod and commander in them, sharing chunks, and each
+// command group a chunk loaded on demand. Loading ~1,300 files through the
+// ESM loader was half of `teamd agent -p`'s start (docs/DECISIONS.md). The
+// rest of dist/ stays as tsc wrote it: the library entry (dist/index.js, its
+// types) and the demo assets. Chunks sit in dist/cli/, next to main.js, so
+// `new URL('../…', import.meta.url)` paths hold.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -17,8 +18,8 @@ const external = Object.keys(dependencies).filter((d) => !BUNDLED.has(d));
 
 for (const f of readdirSync('dist/cli')) if (f.startsWith('bundle-')) rmSync(`dist/cli/${f}`);
 await build({
-  entryPoints: { main: 'dist/cli/main.js' },
-  outdir: 'dist/cli',
+  entryPoints: { 'cli/main': 'dist/cli/main.js', 'teammate/worker': 'dist/teammate/worker.js' },
+  outdir: 'dist',
   allowOverwrite: true,
   bundle: true,
   splitting: true,
@@ -26,8 +27,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external,
-  chunkNames: 'bundle-[name]-[hash]',
-  entryNames: '[name]',
+  chunkNames: 'cli/bundle-[name]-[hash]',
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
