@@ -35,7 +35,7 @@ export function validateRequest(raw: unknown): Validation {
     return { ok: false, message: `${issue.path.join('.')}: ${missing ? 'Field required' : issue.message}` };
   }
   const all = parsed.data as MessagesRequestBody;
-  const body = { ...all, messages: all.messages.filter((m) => (m.role as string) !== 'system') };
+  const body = { ...all, messages: all.messages.filter((m) => (m.role) !== 'system') };
   if (!body.messages.length) return { ok: false, message: 'messages: at least one user message is required' };
   for (const check of CHECKS) {
     const message = check(body);
