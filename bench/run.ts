@@ -25,6 +25,7 @@ const BENCHES = [
   'memory',
   'mailbox-contention',
   'tokens',
+  'peer-claude',
 ];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

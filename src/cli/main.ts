@@ -31,53 +31,77 @@ export function buildFilesProgram(): Command {
   return program;
 }
 
+type Register = (program: Command) => void;
+
 /**
- * The `teamd` program with every command registered. The daemon's command
- * groups pull in the agent runtime, the model clients and the dashboard, so
- * they are imported here, on demand, not at the top of this file: that keeps
- * `teamd task ls` quick. Errors are not printed or exited on here: `runCli`
- * turns them into one `teamd: error: …` line and an exit code.
+ * Each daemon command group, imported on demand: they pull in the agent
+ * runtime, the model clients and the dashboard, so a run loads only the group
+ * of the command it runs (`teamd agent` never loads ink). The keys are the
+ * command names each group registers.
  */
-export async function buildProgram(): Promise<Command> {
+const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
+  agent: async () => (await import('./agent.js')).registerAgentCommand,
+  team: async () => (await import('./team.js')).registerTeamCommands,
+  status: async () => (await import('./status.js')).registerStatusCommand,
+  logs: async () => (await import('./logs.js')).registerLogsCommand,
+  approvals: async () => (await import('./approvals.js')).registerApprovalCommands,
+  worktrees: async () => (await import('./worktrees.js')).registerWorktreeCommands,
+  top: async () => (await import('./top.js')).registerTopCommand,
+  cost: async () => (await import('./cost.js')).registerCostCommand,
+  doctor: async () => (await import('./doctor.js')).registerDoctorCommand,
+  resume: async () => (await import('./resume.js')).registerResumeCommand,
+  review: async () => (await import('./review.js')).registerReviewCommands,
+};
+
+/** Command name → its group, for the names a group registers under another name. */
+const GROUP_OF: Record<string, string> = {
+  start: 'team',
+  stop: 'team',
+  run: 'team',
+  demo: 'team',
+  approve: 'approvals',
+  reject: 'approvals',
+  clean: 'worktrees',
+  'merge-queue': 'worktrees',
+  accept: 'review',
+};
+
+/** The group that registers `command`, or undefined when it is not a daemon command. */
+export function groupOf(command: string): string | undefined {
+  if (Object.hasOwn(COMMAND_GROUPS, command)) return command;
+  return GROUP_OF[command];
+}
+
+/**
+ * The `teamd` program with every command registered (for help, and for a
+ * word that is no command, so commander can say so), or, given `command`,
+ * the file commands and that command's group only. Errors are not printed or
+ * exited on here: `runCli` turns them into one `teamd: error: …` line and an
+ * exit code.
+ */
+export async function buildProgram(command?: string): Promise<Command> {
   const program = buildFilesProgram();
-
-  // ── Registered by other parts of teamd (add their lines here) ─────────────
-  // One agent, headless.
-  const { registerAgentCommand } = await import('./agent.js');
-  registerAgentCommand(program);
-  // The team daemon and watching it.
-  const { registerTeamCommands } = await import('./team.js');
-  registerTeamCommands(program);
-  const { registerStatusCommand } = await import('./status.js');
-  registerStatusCommand(program);
-  const { registerLogsCommand } = await import('./logs.js');
-  registerLogsCommand(program);
-  const { registerApprovalCommands } = await import('./approvals.js');
-  registerApprovalCommands(program);
-  const { registerWorktreeCommands } = await import('./worktrees.js');
-  registerWorktreeCommands(program);
-  const { registerTopCommand } = await import('./top.js');
-  registerTopCommand(program);
-  const { registerCostCommand } = await import('./cost.js');
-  registerCostCommand(program);
-  const { registerDoctorCommand } = await import('./doctor.js');
-  registerDoctorCommand(program);
-  const { registerResumeCommand } = await import('./resume.js');
-  registerResumeCommand(program);
-  (await import('./review.js')).registerReviewCommands(program);
-  // ───────────────────────────────────────────────────────────────────────────
-
+  const group = command === undefined ? undefined : groupOf(command);
+  const groups = group === undefined ? Object.keys(COMMAND_GROUPS) : [group];
+  const registers = await Promise.all(groups.map((g) => COMMAND_GROUPS[g]!()));
+  for (const register of registers) register(program);
   return program;
 }
 
 /** The first word that is not an option: the command about to run. */
 const commandOf = (argv: readonly string[]): string | undefined => argv.slice(2).find((a) => !a.startsWith('-'));
 
+/** A file command, or `teamd --version`: nothing of the daemon is needed. */
+function filesOnly(argv: readonly string[], command: string | undefined): boolean {
+  if (command !== undefined) return FILE_COMMANDS.has(command);
+  return argv.includes('--version') || argv.includes('-V');
+}
+
 /** Runs the CLI on `argv` (node-style: the first two entries are skipped) and returns the exit code. */
 export async function runCli(argv: readonly string[] = process.argv): Promise<number> {
   const command = commandOf(argv);
   try {
-    const program = command !== undefined && FILE_COMMANDS.has(command) ? buildFilesProgram() : await buildProgram();
+    const program = filesOnly(argv, command) ? buildFilesProgram() : await buildProgram(command);
     process.exitCode = undefined; // a previous in-process run's code is not this one's
     await program.parseAsync([...argv]);
     // An action may set the code it ends with (`teamd run`: 1 when a task failed, 130 when interrupted).
@@ -104,5 +128,10 @@ function isEntryPoint(): boolean {
 
 if (isEntryPoint()) {
   exitQuietlyOnBrokenPipe();
+  // Once nothing is left to do, exit at once: a natural exit first tears the
+  // V8 heap down page by page (hundreds of munmaps after a run, tens of ms on
+  // a busy machine), which `process.exit` skips. `beforeExit` comes only when
+  // the event loop is empty, so no write or child is cut short.
+  process.once('beforeExit', (code) => process.exit(code));
   process.exitCode = await runCli();
 }

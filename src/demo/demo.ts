@@ -20,8 +20,9 @@ import type { LoggedEvent } from '../observe/types.js';
 
 export const DEMO_GOAL = 'Fix the slugify bug in textkit, add wordCount and truncate helpers, export them all, and document the API.';
 
-export const demoScriptPath = (): string => fileURLToPath(new URL('./scripts/demo.json', import.meta.url));
-const fixtureDir = (): string => fileURLToPath(new URL('./fixture', import.meta.url));
+// Relative to ../demo/, not ./: the bundled CLI (dist/cli/) runs this code from one folder over.
+export const demoScriptPath = (): string => fileURLToPath(new URL('../demo/scripts/demo.json', import.meta.url));
+const fixtureDir = (): string => fileURLToPath(new URL('../demo/fixture', import.meta.url));
 
 export interface DemoOptions {
   dir?: string;

@@ -10,6 +10,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { lstatSync, mkdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { spoolOwner } from '../store/mailbox/spool.js';
 
 export type WatchKind = 'task' | 'mail' | 'cron';
 
@@ -28,10 +29,14 @@ const SETTLE_RECHECK_MS = 1_000;
 
 const FOLDERS: Record<string, WatchKind> = { '.tasks': 'task', '.mailboxes': 'mail', '.cron': 'cron' };
 
-/** `<id>.json`, not hidden (temp files and locks are hidden), else null. */
+/**
+ * `<id>.json`, not hidden (temp files and locks are hidden), else null. A
+ * message waiting in a spool, `.mailboxes/<agent>@<message-id>.json`, names
+ * its recipient (`@` is in no id).
+ */
 export function idOfFileName(name: string): string | null {
   if (!name.endsWith('.json') || name.startsWith('.')) return null;
-  return name.slice(0, -'.json'.length);
+  return spoolOwner(name) ?? name.slice(0, -'.json'.length);
 }
 
 /** Runs the handler for a key one at a time, once more when hit while running. */

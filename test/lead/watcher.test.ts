@@ -39,6 +39,9 @@ it('names ids only for visible .json files', () => {
   expect(idOfFileName('.t1.json.123.abc.tmp')).toBeNull();
   expect(idOfFileName('.t1.json.lock')).toBeNull();
   expect(idOfFileName('notes.txt')).toBeNull();
+  // A message in the spool names its recipient.
+  expect(idOfFileName('ann@m-0mx1a2b3c-1f2e3d4c.json')).toBe('ann');
+  expect(idOfFileName('.ann@m-0mx1a2b3c-1f2e3d4c.json.1.0.0.tmp')).toBeNull();
 });
 
 it('reports task, mail and cron files by id and ignores hidden ones', async () => {
@@ -49,7 +52,8 @@ it('reports task, mail and cron files by id and ignores hidden ones', async () =
   renameSync(join(dir, '.tasks', '.t1.json.tmp'), join(dir, '.tasks', 't1.json'));
   writeFileSync(join(dir, '.mailboxes', 'ann.json'), '[]');
   writeFileSync(join(dir, '.cron', 'nightly.json'), '{}');
-  await r.when(() => ['task/t1', 'mail/ann', 'cron/nightly'].every((k) => r.hits.some((h) => `${h.kind}/${h.id}` === k)));
+  writeFileSync(join(dir, '.mailboxes', 'bob@m-0mx1a2b3c-1f2e3d4c.json'), '{}');
+  await r.when(() => ['task/t1', 'mail/ann', 'mail/bob', 'cron/nightly'].every((k) => r.hits.some((h) => `${h.kind}/${h.id}` === k)));
   expect(r.hits.every((h) => !h.id.startsWith('.'))).toBe(true);
 });
 

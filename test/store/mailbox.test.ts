@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailboxStore } from '../../src/store/mailbox/index.js';
@@ -18,15 +18,38 @@ const inboxOnDisk = async (agent: string) =>
   InboxSchema.parse(JSON.parse(await readFile(join(repo.root, '.mailboxes', `${agent}.json`), 'utf8')));
 
 describe('send', () => {
-  it('appends to the inbox file with a unique, time-sortable id', async () => {
+  it('spools each message in its own file with a unique, time-sortable id; take folds them into the inbox in order', async () => {
     const mail = store();
     const a = await mail.send({ from: 'lead', to: 'worker-1', content: 'start on the parser' });
     const b = await mail.send({ from: 'user', to: 'worker-1', type: 'shutdown_request', content: 'stop', metadata: { request_id: 'r1' } });
     expect(a.ok && b.ok).toBe(true);
+    if (!a.ok || !b.ok) return;
+    expect(a.value.id < b.value.id).toBe(true);
+    const names = (await readdir(join(repo.root, '.mailboxes'))).filter((n) => !n.startsWith('.')).sort();
+    expect(names).toEqual([`worker-1@${a.value.id}.json`, `worker-1@${b.value.id}.json`].sort());
+    const spooled = JSON.parse(await readFile(join(repo.root, '.mailboxes', `worker-1@${b.value.id}.json`), 'utf8'));
+    expect(spooled).toMatchObject({ type: 'shutdown_request', metadata: { request_id: 'r1' }, ts: now.toISOString() });
+    expect((await mail.peek('worker-1')).map((m) => m.content)).toEqual(['start on the parser', 'stop']);
+
+    expect((await mail.take('worker-1')).map((m) => m.content)).toEqual(['start on the parser', 'stop']);
     const inbox = await inboxOnDisk('worker-1');
     expect(inbox.map((m) => m.content)).toEqual(['start on the parser', 'stop']);
-    expect(inbox[1]).toMatchObject({ type: 'shutdown_request', metadata: { request_id: 'r1' }, ts: now.toISOString() });
-    expect(inbox[0]!.id < inbox[1]!.id).toBe(true);
+    expect((await readdir(join(repo.root, '.mailboxes'))).filter((n) => n.includes('@'))).toEqual([]);
+  });
+
+  it('a spool file left behind by a crash after the fold is dropped, never delivered twice', async () => {
+    const mail = store();
+    const a = await mail.send({ from: 'lead', to: 'w', content: 'once' });
+    if (!a.ok) throw new Error(a.error);
+    const file = join(repo.root, '.mailboxes', `w@${a.value.id}.json`);
+    const copy = await readFile(file, 'utf8');
+    expect((await mail.take('w')).map((m) => m.content)).toEqual(['once']);
+    await writeFile(file, copy); // as if the fold's removal never happened
+    expect((await mail.peek('w')).map((m) => m.content)).toEqual(['once']);
+    expect(await mail.take('w')).toEqual([]);
+    expect((await mail.ack('w', [a.value.id])).ok).toBe(true);
+    expect(await mail.peek('w')).toEqual([]);
+    expect((await mail.history('w')).map((m) => m.content)).toEqual(['once']);
   });
 
   it('refuses a recipient outside the roster and lists the valid names', async () => {
@@ -39,12 +62,28 @@ describe('send', () => {
     expect(r.ok === false && r.error).toMatch(/^to: must match/);
   });
 
-  it('refuses to write over an inbox file it cannot read, naming it', async () => {
+  it('never writes over an inbox file it cannot read, and keeps the new mail in the spool until it is fixed', async () => {
     await mkdir(join(repo.root, '.mailboxes'));
     await writeFile(join(repo.root, '.mailboxes', 'w.json'), '[{"oops"');
-    const r = await store().send({ from: 'user', to: 'w', content: 'x' });
-    expect(r.ok === false && r.error).toMatch(/^\.mailboxes\/w\.json: invalid JSON/);
+    const mail = store();
+    expect((await mail.send({ from: 'user', to: 'w', content: 'x' })).ok).toBe(true);
+    expect(await mail.take('w')).toEqual([]);
     expect(await readFile(join(repo.root, '.mailboxes', 'w.json'), 'utf8')).toBe('[{"oops"');
+    expect(await mail.problems()).toEqual([{ file: '.mailboxes/w.json', message: expect.stringMatching(/^invalid JSON/) }]);
+    await writeFile(join(repo.root, '.mailboxes', 'w.json'), '[]');
+    expect((await mail.take('w')).map((m) => m.content)).toEqual(['x']);
+  });
+
+  it('reports a spool file that is not a message, and delivers the rest', async () => {
+    const mail = store();
+    await mail.send({ from: 'user', to: 'w', content: 'good' });
+    await writeFile(join(repo.root, '.mailboxes', 'w@m-junk.json'), '{"half"');
+    await writeFile(join(repo.root, '.mailboxes', 'bad name@m-1.json'), '{}');
+    expect((await mail.take('w')).map((m) => m.content)).toEqual(['good']);
+    expect(await mail.problems()).toEqual([
+      { file: '.mailboxes/w@m-junk.json', message: expect.stringMatching(/^invalid JSON/) },
+      { file: '.mailboxes/bad name@m-1.json', message: 'not for a valid agent name; never delivered' },
+    ]);
   });
 });
 
@@ -125,7 +164,8 @@ describe('problems', () => {
     // A bad message never blocks new mail, and is kept as it was; delivery waits until it is fixed.
     expect((await store().send({ from: 'user', to: 'w', content: 'still arrives' })).ok).toBe(true);
     const raw = JSON.parse(await readFile(join(repo.root, '.mailboxes', 'w.json'), 'utf8'));
-    expect(raw.map((m: { content: unknown }) => m.content)).toEqual([5, 'still arrives']);
+    expect(raw.map((m: { content: unknown }) => m.content)).toEqual([5]);
     expect(await store().take('w')).toEqual([]);
+    expect(await store().agents()).toEqual(['w']);
   });
 });

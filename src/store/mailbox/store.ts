@@ -6,16 +6,18 @@ import { fileFor, invalidIdReason, teamPaths, type TeamPaths } from '../paths.js
 import { describeInputError, formatProblem } from '../problems.js';
 import type { FileProblem, Message, Outcome } from '../types.js';
 import { appendArchive, readArchive } from './archive.js';
-import { readInbox, readInboxArray, withoutDelivery, writeInbox } from './inbox-file.js';
+import { readInbox, withoutDelivery, writeInbox } from './inbox-file.js';
+import { readSpool, removeSpooled, spoolNames, spoolOwner, writeSpooled, type Spooled } from './spool.js';
 import type { MailboxStoreOptions, SendInput } from './types.js';
 import { SendInputSchema } from './types.js';
 
 type InboxChange<T> = (messages: Message[]) => Promise<{ messages?: Message[]; value: T }>;
 
 /**
- * One inbox file per agent. Every change is lock, read, change, atomic write,
- * so senders in many processes never lose each other's messages. Delivery has
- * two steps: `take` marks the unread batch as delivering and returns it;
+ * One inbox file per agent, fed by a spool of one file per message (spool.ts):
+ * a send writes its own file and takes no lock; every change of the inbox is
+ * lock, read, fold the spool in, change, atomic write, then remove the folded
+ * spool files, so no message is lost or entered twice. Delivery has two steps: `take` marks the unread batch as delivering and returns it;
  * `ack`, once the recipient has stored the messages, archives them and removes
  * them from the inbox. A batch taken and never acknowledged (a crash) comes
  * back through `recoverStale`; the recipient drops ids it already holds.
@@ -76,12 +78,14 @@ export class MailboxStore {
     };
   }
 
-  /** The inbox as it is (unread and delivering), without changing it. */
+  /** The inbox as it is (unread and delivering, then the mail still in the spool), without changing it. */
   async peek(agent: string): Promise<Message[]> {
     const file = this.inboxFile(agent);
     if (!file.ok) return [];
     const read = await readInbox(file.value, this.label(file.value));
-    return read.ok ? read.value : [];
+    const inbox = read.ok ? read.value : [];
+    const { spooled } = await readSpool(this.paths.mailboxes, agent, (f) => this.label(f));
+    return [...inbox, ...newIn(inbox, spooled).map((s) => s.message)];
   }
 
   /** Marks the unread messages as delivering and returns them (empty when nothing is new). */
@@ -146,16 +150,18 @@ export class MailboxStore {
     return sizes;
   }
 
-  /** The agents that have an inbox file. */
+  /** The agents that have an inbox file or mail in the spool. */
   async agents(): Promise<string[]> {
     const names = await listStems(this.paths.mailboxes, '.json');
-    return names.filter((n) => fileFor(this.paths.mailboxes, n).ok);
+    const spooled = (await spoolNames(this.paths.mailboxes)).map((n) => spoolOwner(n)!);
+    return [...new Set([...names, ...spooled])].filter((n) => fileFor(this.paths.mailboxes, n).ok).sort();
   }
 
   /** Invalid inbox files, badly named ones, and archive lines that do not parse. */
   async problems(): Promise<FileProblem[]> {
     const problems: FileProblem[] = [];
     for (const name of await listStems(this.paths.mailboxes, '.json')) {
+      if (spoolOwner(`${name}.json`) !== null) continue;
       const file = fileFor(this.paths.mailboxes, name);
       const label = this.label(`${this.paths.mailboxes}/${name}.json`);
       if (!file.ok)
@@ -168,6 +174,10 @@ export class MailboxStore {
         problems.push(...(read.ok ? read.problems : read.error));
       }
     }
+    for (const agent of await this.agents()) {
+      problems.push(...(await readSpool(this.paths.mailboxes, agent, (f) => this.label(f))).problems);
+    }
+    problems.push(...(await this.strayedSpool()));
     for (const name of await listStems(this.paths.archive, '.jsonl')) {
       const file = `${this.paths.archive}/${name}.jsonl`;
       problems.push(...(await readArchive(file, this.label(file))).problems);
@@ -187,26 +197,47 @@ export class MailboxStore {
     return fileFor(this.paths.mailboxes, agent);
   }
 
-  /** Lock, read, change, write: the path every change of a delivery state takes. */
+  /** Spool files whose owner is no valid agent name (made by hand): reported, never delivered. */
+  private async strayedSpool(): Promise<FileProblem[]> {
+    const names = await spoolNames(this.paths.mailboxes);
+    return names
+      .filter((n) => !fileFor(this.paths.mailboxes, spoolOwner(n)!).ok)
+      .map((n) => ({ file: this.label(`${this.paths.mailboxes}/${n}`), message: 'not for a valid agent name; never delivered' }));
+  }
+
+  /**
+   * Lock, read, fold the spool in, change, write, remove the folded spool
+   * files: the path every change of a delivery state takes. The spool is
+   * removed only after the inbox holding its messages is on disk.
+   */
   private async changeInbox<T>(agent: string, change: InboxChange<T>): Promise<Outcome<T>> {
     return this.withInboxLock(agent, async (file, label, fence) => {
       const read = await readInbox(file, label);
       if (!read.ok) return { ok: false, error: read.error.map(formatProblem).join('; ') };
       for (const p of read.problems) this.onProblem?.(p);
-      const next = await change(read.value);
-      if (next.messages) await writeInbox(file, next.messages, fence);
+      const { spooled, problems } = await readSpool(this.paths.mailboxes, agent, (f) => this.label(f));
+      for (const p of problems) this.onProblem?.(p);
+      const arrived = newIn(read.value, spooled).map((s) => s.message);
+      const inbox = [...read.value, ...arrived];
+      const next = await change(inbox);
+      const messages = next.messages ?? (arrived.length ? inbox : undefined);
+      if (messages) await writeInbox(file, messages, fence);
+      await removeSpooled(spooled);
       return { ok: true, value: next.value };
     });
   }
 
-  /** Lock, read the array, append, write: sending never rewrites or judges the messages already there. */
+  /** Spools the message for its recipient: no lock, no read of the inbox. */
   private async append(message: Message): Promise<Outcome<Message>> {
-    return this.withInboxLock(message.to, async (file, label, fence) => {
-      const read = await readInboxArray(file, label);
-      if (!read.ok) return { ok: false, error: read.error.map(formatProblem).join('; ') };
-      await writeInbox(file, [...read.value, message], fence);
+    const file = this.inboxFile(message.to);
+    if (!file.ok) return file;
+    try {
+      await writeSpooled(this.paths.mailboxes, message);
       return { ok: true, value: message };
-    });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      return { ok: false, error: `${this.label(file.value)}: cannot write the message: ${code}` };
+    }
   }
 
   private async withInboxLock<T>(
@@ -222,4 +253,10 @@ export class MailboxStore {
     );
     return done.ok ? done.value : { ok: false, error: done.error.message };
   }
+}
+
+/** The spooled messages whose ids the inbox does not hold yet (a crash after a fold leaves the others behind). */
+function newIn(inbox: readonly Message[], spooled: readonly Spooled[]): Spooled[] {
+  const held = new Set(inbox.map((m) => m.id));
+  return spooled.filter((s) => !held.has(s.message.id) && held.add(s.message.id));
 }

@@ -64,7 +64,9 @@ export function unparsableTeamFiles(repo: string): string[] {
   check('.mailboxes', (f, t) =>
     f.endsWith('.jsonl')
       ? jsonLinesParse(t, (v) => MessageSchema.safeParse(v).success)
-      : parses(InboxSchema, t),
+      : f.includes('@')
+        ? parses(MessageSchema, t) // a message in the spool: `<agent>@<id>.json`
+        : parses(InboxSchema, t),
   );
   check('.cron', (_f, t) => parses(CronJobSchema, t));
   check('.team/state', (f, t) =>

@@ -15,7 +15,8 @@ const WRITERS_PER_WAVE = 5;
 async function scanAllFiles(root: string): Promise<number> {
   const checks: [string, (text: string) => void][] = [
     ['.tasks', (t) => TaskSchema.parse(JSON.parse(t))],
-    ['.mailboxes', (t) => InboxSchema.parse(JSON.parse(t))],
+    // An inbox is an array; a spool file (`<agent>@<id>.json`) one message.
+    ['.mailboxes', (t) => ((v: unknown) => (Array.isArray(v) ? InboxSchema.parse(v) : MessageSchema.parse(v)))(JSON.parse(t))],
     ['.cron', (t) => CronJobSchema.parse(JSON.parse(t))],
     [
       '.mailboxes/archive',

@@ -1,6 +1,8 @@
 // A sender in its own process: says `ready`, waits for `go` on stdin, sends
 // `count` messages to `to`, prints `sent <json ids>`. A send that lost its
 // lock (a stall past the staleness) wrote nothing, so it is sent again.
+// Each id is also printed as soon as its send returned (`one <id>`), so a
+// test that kills the sender knows what it was told was sent.
 import { createInterface } from 'node:readline';
 import { MailboxStore } from '../../../src/store/mailbox/index.js';
 import { raceLockOptions } from './race-lock.js';
@@ -17,5 +19,6 @@ for (let i = 0; i < Number(count); i++) {
     message = await mailbox.send({ from, to, content: `${from} #${i}` });
   if (!message.ok) throw new Error(message.error);
   sent.push(message.value.id);
+  console.log(`one ${message.value.id}`);
 }
 console.log(`sent ${JSON.stringify(sent)}`);

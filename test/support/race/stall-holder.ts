@@ -3,7 +3,7 @@
 // write commits prints `inside <file>` and sends itself SIGSTOP. The test lets
 // another process take the lock over, then sends SIGCONT; the command's outcome
 // is printed as `result <json>`. Args: <repoRoot> <staleMs>.
-// Commands: `claim <task> <owner>`, `send <to> <text>`, `fire <job> <slotIso>`,
+// Commands: `claim <task> <owner>`, `send <to> <text>`, `take <agent>` (prints the contents taken), `fire <job> <slotIso>`,
 // `memory <name> <body>` (a memory in <repoRoot>/.memory).
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -35,6 +35,10 @@ const commands: Record<string, (a: string, b: string) => Promise<unknown>> = {
     return tasks.claim(id, owner, 60_000);
   },
   send: (to, content) => ((armed = true), mailbox.send({ from: 'stalled', to, content })),
+  take: async (agent) => {
+    armed = true;
+    return (await mailbox.take(agent)).map((m) => m.content);
+  },
   fire: (id, slot) => ((armed = true), cron.markFired(id, slot)),
   memory: (name, body) => (
     (armed = true),
