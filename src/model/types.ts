@@ -100,6 +100,8 @@ export interface ModelRequest {
 export interface RetryNotice {
   /** 1 for the first retry. */
   attempt: number;
+  /** The most retries this call may make (the `maxRetries` setting). */
+  maxRetries: number;
   delayMs: number;
   error: ModelError;
   /** The model the next attempt will use (changes on fallback). */
@@ -111,6 +113,12 @@ export type ModelStreamEvent =
   | { type: 'text_delta'; index: number; text: string }
   /** A tool_use block whose input JSON is complete: the runtime may start the tool now. */
   | { type: 'tool_use'; index: number; block: ToolUseBlock }
+  /**
+   * The attempt failed before any output and will be tried again after
+   * `notice.delayMs` (one per retry; the runtime shows it as `system/api_retry`).
+   * Unlike `onRetry`, it crosses threads with the rest of the stream.
+   */
+  | { type: 'retry'; notice: RetryNotice }
   /** The call's token usage, once per call just before `done` (same value as `done.usage`). */
   | { type: 'usage'; usage: Usage }
   | {

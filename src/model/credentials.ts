@@ -1,0 +1,74 @@
+/**
+ * Where a model client's endpoint and credential come from. The Anthropic API
+ * takes `ANTHROPIC_API_KEY`; compatible endpoints (Ollama, llama.cpp's server,
+ * vLLM, LiteLLM, hosted gateways) document `ANTHROPIC_AUTH_TOKEN`, sent as
+ * `Authorization: Bearer`. A teammate may name its own base URL and the
+ * variable holding its token, so one teammate runs on a local model and
+ * another on Claude. The variable's *name* travels in config; its value is
+ * read only in the process that calls the model (the lead).
+ */
+import type { ModelError } from './types.js';
+
+/** A teammate's (or the team's) endpoint settings, as in `.team/config.json`. */
+export interface EndpointSettings {
+  /** The Messages API's base URL, e.g. `http://localhost:11434` (default: `ANTHROPIC_BASE_URL`, else Anthropic). */
+  baseURL?: string;
+  /** The environment variable holding a token, sent as `Authorization: Bearer`. */
+  tokenEnv?: string;
+  /** The environment variable holding an API key (as `ANTHROPIC_API_KEY`). */
+  apiKeyEnv?: string;
+}
+
+export interface ResolvedEndpoint {
+  baseURL?: string;
+  apiKey?: string;
+  authToken?: string;
+  /** What to fix when the credential is refused or missing, e.g. `ANTHROPIC_API_KEY`. */
+  credentialSource: string;
+}
+
+const present = (value: string | undefined): string | undefined => (value ? value : undefined);
+
+/** The endpoint and credential for `settings`, read from `env` now. */
+export function resolveEndpoint(
+  settings: EndpointSettings | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedEndpoint {
+  const baseURL = present(settings?.baseURL) ?? present(env['ANTHROPIC_BASE_URL']);
+  const at = baseURL === undefined ? {} : { baseURL };
+  if (settings?.tokenEnv) {
+    const authToken = present(env[settings.tokenEnv]);
+    return {
+      ...at,
+      ...(authToken ? { authToken } : {}),
+      credentialSource: `${settings.tokenEnv} (endpoint.tokenEnv)`,
+    };
+  }
+  if (settings?.apiKeyEnv) {
+    const apiKey = present(env[settings.apiKeyEnv]);
+    return {
+      ...at,
+      ...(apiKey ? { apiKey } : {}),
+      credentialSource: `${settings.apiKeyEnv} (endpoint.apiKeyEnv)`,
+    };
+  }
+  const apiKey = present(env['ANTHROPIC_API_KEY']);
+  if (apiKey) return { ...at, apiKey, credentialSource: 'ANTHROPIC_API_KEY' };
+  const authToken = present(env['ANTHROPIC_AUTH_TOKEN']);
+  if (authToken) return { ...at, authToken, credentialSource: 'ANTHROPIC_AUTH_TOKEN' };
+  return { ...at, credentialSource: 'ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN' };
+}
+
+/** An auth failure (401/403) with the setting to fix in its message; other errors unchanged. */
+export function withCredentialHint(
+  error: ModelError,
+  endpoint: { baseURL?: string; credentialSource: string; hasCredential: boolean },
+): ModelError {
+  if (error.kind !== 'auth') return error;
+  const where = endpoint.baseURL ?? 'https://api.anthropic.com';
+  const variable = endpoint.credentialSource.replace(/ \(.*\)$/, '');
+  const hint = endpoint.hasCredential
+    ? `${where} refused the credential from ${endpoint.credentialSource}: set ${variable} to a key this endpoint accepts`
+    : `no credential: ${endpoint.credentialSource} is not set (export ${variable.split(' or ')[0]}=<key>)`;
+  return { ...error, message: `${error.message} — ${hint}` };
+}
