@@ -76,6 +76,8 @@ export async function headlessOptions(flags: AgentFlags, cwd: string): Promise<A
     fallbackModel: config.fallbackModel,
     prices: config.prices,
     record: flags.record,
+    retry: config.retry,
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
   }).catch((error: unknown) => {
     throw new CliError(`teamd agent --model: ${(error as Error).message}`);
   });

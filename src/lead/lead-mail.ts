@@ -20,7 +20,7 @@ import { builtinTools } from '../tools/index.js';
 import { transcriptsDir } from '../teammate/runtime-factory.js';
 import { answerRequestTool } from './answer-tool.js';
 import { leadSystemPrompt } from './lead-prompt.js';
-import type { LeadModels } from './models.js';
+import { leadModelUse, type LeadModels } from './models.js';
 
 const ROUTINE = new Set([
   'task_completed',
@@ -96,7 +96,7 @@ export class LeadMail {
     const roster = rosterOf(config);
     const readOnly = builtinTools().filter((t) => t.name !== 'write' && t.name !== 'edit');
     this.runtime = new AgentRuntime({
-      model: this.deps.models.leadClient(config.lead.model ?? config.model),
+      model: this.deps.models.leadClient(leadModelUse(config)),
       cwd: repoRoot,
       tools: [...readOnly, ...teamTools(), answerRequestTool, ...cronTools],
       systemPrompt: leadSystemPrompt(config, config.lead.role),

@@ -238,7 +238,7 @@ export class AnthropicModel implements ModelClient {
     }
     const error = withCredentialHint(classifyError(err), {
       ...this.#endpoint,
-      hasCredential: this.#endpoint.apiKey !== undefined || this.#endpoint.authToken !== undefined,
+      hasCredential: Boolean(this.#endpoint.apiKey || this.#endpoint.authToken),
     });
     const inStream = err instanceof APIError && err.status === undefined;
     const wait = err instanceof APIError ? retryAfterMs(err.headers) : undefined;

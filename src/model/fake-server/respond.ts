@@ -10,7 +10,8 @@ export interface WireAnswer {
   model: string;
   content: ContentBlock[];
   stopReason: StopReason;
-  usage: Usage;
+  /** A compatible endpoint's has no cache fields. */
+  usage: Usage | Pick<Usage, 'input_tokens' | 'output_tokens'>;
 }
 
 export function sendJson(res: ServerResponse, answer: WireAnswer): void {

@@ -83,6 +83,12 @@ export interface FakeServerOptions {
   faults?: Fault[];
   /** Accepted key (Bearer or x-api-key). Default `test-key`. */
   apiKey?: string;
+  /**
+   * Behave like an Anthropic-compatible endpoint (Ollama, llama.cpp, vLLM,
+   * LiteLLM; see compatible.ts): Bearer token only, no cache accounting, no
+   * thinking, an OpenAI-style `/v1/models`.
+   */
+  compatible?: boolean;
 }
 
 export interface FakeAnthropicServer extends AsyncDisposable {
