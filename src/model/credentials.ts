@@ -59,6 +59,20 @@ export function resolveEndpoint(
   return { ...at, credentialSource: 'ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN' };
 }
 
+/**
+ * The SDK's credential option for a resolved endpoint. When the settings name
+ * a variable that is unset, an empty token goes: never the key the SDK would
+ * find in the environment, which belongs to another endpoint.
+ */
+export function sdkCredential(
+  settings: EndpointSettings | undefined,
+  resolved: ResolvedEndpoint,
+): { apiKey?: string } | { authToken: string } {
+  if (resolved.authToken !== undefined) return { authToken: resolved.authToken };
+  if (resolved.apiKey !== undefined) return { apiKey: resolved.apiKey };
+  return settings?.tokenEnv || settings?.apiKeyEnv ? { authToken: '' } : {};
+}
+
 /** An auth failure (401/403) with the setting to fix in its message; other errors unchanged. */
 export function withCredentialHint(
   error: ModelError,

@@ -4,7 +4,7 @@
  * process (a teammate thread) loads only the one it uses.
  */
 import { resolve } from 'node:path';
-import { resolveEndpoint, type EndpointSettings } from './credentials.js';
+import { resolveEndpoint, sdkCredential, type EndpointSettings } from './credentials.js';
 import type { PriceOverrides } from './pricing.js';
 import type { ModelClient } from './types.js';
 
@@ -65,11 +65,9 @@ async function anthropicClient(spec: string, options: ModelClientOptions): Promi
 /** A configured endpoint as client options (nothing when none is configured: the client reads the environment). */
 function endpointOptions(endpoint: EndpointSettings | undefined) {
   if (endpoint === undefined) return {};
-  const { baseURL, apiKey, authToken, credentialSource } = resolveEndpoint(endpoint);
-  // A named variable that is unset sends an empty token, never another endpoint's key from the environment.
-  const named = endpoint.tokenEnv !== undefined || endpoint.apiKeyEnv !== undefined;
-  const credential =
-    authToken !== undefined ? { authToken } : apiKey !== undefined ? { apiKey } : named ? { authToken: '' } : {};
+  const resolved = resolveEndpoint(endpoint);
+  const { baseURL, credentialSource } = resolved;
+  const credential = sdkCredential(endpoint, resolved);
   return { ...(baseURL === undefined ? {} : { baseURL }), ...credential, credentialSource };
 }
 

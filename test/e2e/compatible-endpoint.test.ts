@@ -42,7 +42,11 @@ function transcriptLines(repoDir: string, agent: string): Record<string, unknown
 
 it('one teammate on a local compatible endpoint, one on Claude: both finish their tasks', async () => {
   const claude = await endpoint.start({ script: genericTaskScript() });
-  local = await startFakeAnthropicServer({ script: genericTaskScript(), compatible: true, apiKey: 'local-secret' });
+  local = await startFakeAnthropicServer({
+    script: genericTaskScript(),
+    compatible: true,
+    apiKey: 'local-secret',
+  });
   process.env['TEAMD_TEST_LOCAL_TOKEN'] = 'local-secret';
   local.inject({ kind: 'overloaded', match: { agent: 'ann' } });
   const r = team.repo(

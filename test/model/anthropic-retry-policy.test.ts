@@ -8,6 +8,7 @@ import {
   type Fault,
   type ModelStreamEvent,
 } from '../../src/model/index.js';
+import { createModelClient } from '../../src/model/factory.js';
 import { retryRefusal } from '../../src/model/retry.js';
 import { FAST_BACKOFF, collect, requestOf } from './support.js';
 
@@ -79,6 +80,24 @@ describe('retry policy', () => {
     } finally {
       restore('ANTHROPIC_API_KEY', saved.key);
       restore('ANTHROPIC_AUTH_TOKEN', saved.token);
+    }
+  });
+
+  it('an endpoint whose token variable is unset never gets the key of another endpoint', async () => {
+    const saved = process.env['ANTHROPIC_API_KEY'];
+    process.env['ANTHROPIC_API_KEY'] = 'test-key';
+    try {
+      const model = await createModelClient('qwen3-coder', {
+        endpoint: { baseURL: server.url, tokenEnv: 'TEAMD_TEST_UNSET_TOKEN' },
+      });
+      const { done } = await collect(model, requestOf('hi'));
+      expect(server.requests[0]!.headers.authorization).not.toContain('test-key');
+      expect(done.error).toMatchObject({ kind: 'auth', status: 401 });
+      expect(done.error!.message).toContain(
+        'no credential: TEAMD_TEST_UNSET_TOKEN (endpoint.tokenEnv) is not set',
+      );
+    } finally {
+      restore('ANTHROPIC_API_KEY', saved);
     }
   });
 
