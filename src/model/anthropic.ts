@@ -13,33 +13,32 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ClientOptions } from '@anthropic-ai/sdk';
-import { APIError } from '@anthropic-ai/sdk/core/error';
+import {
+  failureOf,
+  gaveUp,
+  MalformedAnswer,
+  STREAM_ERRORS_BEFORE_FALLBACK,
+  type AttemptEnd,
+  type CallState,
+  type Failed,
+} from './attempt.js';
 import { messagesWithCache, systemWithCache, toolsWithCache } from './cache-control.js';
-import { classifyError } from './classify.js';
 import { modelError } from './errors.js';
-import { MalformedToolInput, MessageAssembler } from './message-assembler.js';
+import { MessageAssembler } from './message-assembler.js';
 import { UsageLedger, type PriceOverrides } from './pricing.js';
-import { resolveEndpoint, withCredentialHint, type ResolvedEndpoint } from './credentials.js';
+import { endpointOfOptions, type ResolvedEndpoint } from './credentials.js';
 import { replayMessage } from './non-streaming.js';
 import {
   backoffDelay,
   DEFAULT_BACKOFF,
   DEFAULT_RETRY_POLICY,
-  retryAfterMs,
   retryRefusal,
   sleep,
   type BackoffOptions,
   type RetryPolicy,
 } from './retry.js';
 import { judgeStreamEnd } from './stream-end.js';
-import type {
-  ModelClient,
-  ModelError,
-  ModelRequest,
-  ModelStreamEvent,
-  RetryNotice,
-  StopReason,
-} from './types.js';
+import type { ModelClient, ModelRequest, ModelStreamEvent, RetryNotice } from './types.js';
 import type { WireStreamEvent } from './wire.js';
 
 export interface AnthropicModelOptions {
@@ -70,33 +69,7 @@ export interface AnthropicModelOptions {
   backoff?: Partial<BackoffOptions>;
 }
 
-type AttemptEnd =
-  | { status: 'ok'; assembler: MessageAssembler; stopReason: StopReason }
-  | { status: 'aborted' | 'empty'; assembler: MessageAssembler }
-  | {
-      status: 'failed';
-      assembler: MessageAssembler;
-      error: ModelError;
-      retryAfterMs?: number;
-      yielded: boolean;
-      /** An SSE `error` event: the stream itself failed, not the request. */
-      inStream?: boolean;
-    };
-type Failed = Extract<AttemptEnd, { status: 'failed' }>;
-
-/** One call across its attempts. */
-interface CallState {
-  model: string;
-  retries: number;
-  overloads: number;
-  /** SSE `error` events in a row; at `STREAM_ERRORS_BEFORE_FALLBACK` the call stops streaming. */
-  streamErrors: number;
-  streaming: boolean;
-  startedAt: number;
-}
-
 const AGENT_HEADER = 'x-teamd-agent';
-const STREAM_ERRORS_BEFORE_FALLBACK = 2;
 
 export class AnthropicModel implements ModelClient {
   readonly model: string;
@@ -119,7 +92,7 @@ export class AnthropicModel implements ModelClient {
     };
     this.ledger = new UsageLedger(options.prices);
     // the environment is read now, as when the client was built here, even though it is built later
-    this.#endpoint = endpointOf(options);
+    this.#endpoint = endpointOfOptions(options);
     const { apiKey, authToken, baseURL } = this.#endpoint;
     this.#clientOptions = {
       ...(authToken === undefined ? { apiKey } : { authToken }),
@@ -204,7 +177,7 @@ export class AnthropicModel implements ModelClient {
       }
     } catch (err) {
       if (request.signal.aborted) return { status: 'aborted', assembler };
-      return { status: 'failed', assembler, yielded, ...this.#failureOf(err) };
+      return { status: 'failed', assembler, yielded, ...failureOf(err, this.#endpoint) };
     }
     if (request.signal.aborted) return { status: 'aborted', assembler };
     const judged = judgeStreamEnd(assembler);
@@ -230,23 +203,6 @@ export class AnthropicModel implements ModelClient {
     const replay = replayMessage(await client.messages.create({ ...params, stream: false }, options));
     if (!replay.ok) throw new MalformedAnswer(replay.message);
     yield* replay.events;
-  }
-
-  #failureOf(err: unknown): { error: ModelError; retryAfterMs?: number; inStream?: boolean } {
-    if (err instanceof MalformedToolInput || err instanceof MalformedAnswer) {
-      return { error: modelError('server', err.message) };
-    }
-    const error = withCredentialHint(classifyError(err), {
-      ...this.#endpoint,
-      hasCredential: Boolean(this.#endpoint.apiKey || this.#endpoint.authToken),
-    });
-    const inStream = err instanceof APIError && err.status === undefined;
-    const wait = err instanceof APIError ? retryAfterMs(err.headers) : undefined;
-    return {
-      error,
-      ...(wait === undefined ? {} : { retryAfterMs: wait }),
-      ...(inStream ? { inStream } : {}),
-    };
   }
 
   #params(request: ModelRequest, model: string): Anthropic.MessageCreateParamsStreaming {
@@ -277,37 +233,6 @@ export class AnthropicModel implements ModelClient {
     yield { type: 'done', message, stopReason, usage, model };
   }
 }
-
-/** A whole (non-streaming) answer that is not a message. */
-class MalformedAnswer extends Error {}
-
-/** Explicit options win; else the environment's endpoint and credential. */
-function endpointOf(options: AnthropicModelOptions): ResolvedEndpoint {
-  const fromEnv = resolveEndpoint(undefined);
-  const baseURL = options.baseURL ?? fromEnv.baseURL;
-  const at = baseURL === undefined ? {} : { baseURL };
-  if (options.authToken !== undefined) {
-    return {
-      ...at,
-      authToken: options.authToken,
-      credentialSource: options.credentialSource ?? 'the authToken option',
-    };
-  }
-  if (options.apiKey !== undefined) {
-    return {
-      ...at,
-      apiKey: options.apiKey,
-      credentialSource: options.credentialSource ?? 'the apiKey option',
-    };
-  }
-  return { ...fromEnv, ...at, credentialSource: options.credentialSource ?? fromEnv.credentialSource };
-}
-
-/** The retryable failure that no retry may follow: its message says why not. */
-const gaveUp = (end: Failed, why: string): Failed => ({
-  ...end,
-  error: { ...end.error, message: `${end.error.message} (${why})` },
-});
 
 function notify(request: ModelRequest, notice: RetryNotice): void {
   try {

@@ -59,6 +59,33 @@ export function resolveEndpoint(
   return { ...at, credentialSource: 'ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN' };
 }
 
+/** Explicit options win; else the environment's endpoint and credential. */
+export function endpointOfOptions(options: {
+  baseURL?: string;
+  apiKey?: string;
+  authToken?: string;
+  credentialSource?: string;
+}): ResolvedEndpoint {
+  const fromEnv = resolveEndpoint(undefined);
+  const baseURL = options.baseURL ?? fromEnv.baseURL;
+  const at = baseURL === undefined ? {} : { baseURL };
+  if (options.authToken !== undefined) {
+    return {
+      ...at,
+      authToken: options.authToken,
+      credentialSource: options.credentialSource ?? 'the authToken option',
+    };
+  }
+  if (options.apiKey !== undefined) {
+    return {
+      ...at,
+      apiKey: options.apiKey,
+      credentialSource: options.credentialSource ?? 'the apiKey option',
+    };
+  }
+  return { ...fromEnv, ...at, credentialSource: options.credentialSource ?? fromEnv.credentialSource };
+}
+
 /**
  * The SDK's credential option for a resolved endpoint. When the settings name
  * a variable that is unset, an empty token goes: never the key the SDK would
