@@ -91,7 +91,9 @@ export interface ModelRequest {
   agent?: string;
   /**
    * Told before each retry sleep (a 429/5xx/529/connection failure that
-   * produced no output yet), so the runtime can show a `system/retry` notice.
+   * produced no output yet). The same notice comes as a `retry` stream event,
+   * which the runtime shows as `system/api_retry`; this callback stays in the
+   * calling thread (it is not sent to the lead).
    */
   onRetry?: (notice: RetryNotice) => void;
 }
