@@ -3,7 +3,15 @@ export * from './types.js';
 export { AnthropicModel, type AnthropicModelOptions } from './anthropic.js';
 export { classifyError } from './classify.js';
 export { isRetryableKind, kindOfErrorType, kindOfStatus, modelError } from './errors.js';
-export { DEFAULT_BACKOFF, backoffDelay, retryAfterMs, type BackoffOptions } from './retry.js';
+export {
+  DEFAULT_BACKOFF,
+  DEFAULT_RETRY_POLICY,
+  backoffDelay,
+  retryAfterMs,
+  type BackoffOptions,
+  type RetryPolicy,
+} from './retry.js';
+export { resolveEndpoint, type EndpointSettings, type ResolvedEndpoint } from './credentials.js';
 export {
   PRICES,
   UsageLedger,
