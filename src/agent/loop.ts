@@ -44,6 +44,19 @@ function endingAfter(run: RunContext, done: ModelDone): Ending | null {
   return null;
 }
 
+/**
+ * A run never ends in a silent empty success: a last answer with no content
+ * is an error, unless the model ended its turn with nothing to say (end_turn,
+ * which the model layer gives an empty answer only from a complete response).
+ */
+function emptyAnswer(done: ModelDone): Ending | null {
+  if (done.message.content.length > 0 || done.stopReason === 'end_turn') return null;
+  return {
+    subtype: 'error_during_execution',
+    error: `the model's last answer was empty (stop reason ${done.stopReason}): nothing to act on`,
+  };
+}
+
 export async function* runLoop(
   run: RunContext,
   input: string | ContentBlock[],
@@ -75,6 +88,8 @@ export async function* runLoop(
     const ending = endingAfter(run, turn.done);
     if (ending) return yield* steps.finish(run, ending);
     if (turn.results.length > 0) continue;
+    const empty = emptyAnswer(turn.done);
+    if (empty) return yield* steps.finish(run, empty);
     if (yield* steps.addQueuedInput(run)) continue;
     if (yield* steps.stopHookObjects(run, stopHookBlocks)) {
       stopHookBlocks += 1;

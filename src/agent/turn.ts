@@ -58,8 +58,16 @@ function failedDone(env: TurnEnv, error: unknown): ModelDone {
   };
 }
 
-const retryMessage = (n: RetryNotice): string =>
-  `model call failed (${n.error.kind}: ${n.error.message}); retry ${n.attempt} with ${n.model} in ${Math.round(n.delayMs)} ms`;
+/** Claude Code's `system/api_retry`, one per retry (the notice comes through the stream, so across threads too). */
+const apiRetry = (n: RetryNotice): EventBody => ({
+  type: 'system',
+  subtype: 'api_retry',
+  attempt: n.attempt,
+  max_retries: n.maxRetries,
+  retry_delay_ms: Math.round(n.delayMs),
+  error_status: n.error.status ?? null,
+  error: `${n.error.kind}: ${n.error.message}`,
+});
 
 const textDelta = (text: string): EventBody => ({
   type: 'stream_event',
@@ -79,14 +87,13 @@ async function streamModel(
     thinking: env.thinking,
     signal: env.signal,
     agent: env.agent,
-    onRetry: (notice: RetryNotice) =>
-      push({ type: 'system', subtype: 'retry', message: retryMessage(notice) }),
   };
   try {
     for await (const event of env.model.stream(request)) {
       if (event.type === 'done') return event;
       if (event.type === 'tool_use') executor.start(event.block);
       if (event.type === 'text_delta') push(textDelta(event.text));
+      if (event.type === 'retry') push(apiRetry(event.notice));
     }
     return failedDone(env, 'the model stream ended without a final message');
   } catch (error) {

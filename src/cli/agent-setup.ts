@@ -80,6 +80,8 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
     fallbackModel: config.fallbackModel,
     prices: config.prices,
     record: flags.record,
+    retry: config.retry,
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
   }).catch((error: unknown) => {
     throw new CliError(`teamd agent --model: ${(error as Error).message}`);
   });

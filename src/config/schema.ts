@@ -29,12 +29,44 @@ const modelTuning = {
   effort: z.enum(['low', 'medium', 'high', 'max']).optional(),
 };
 
+const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+
+/**
+ * Where an agent's model calls go (docs/MODELS.md, "Compatible endpoints"):
+ * the base URL, and the *name* of the environment variable holding its token
+ * (sent as `Authorization: Bearer`) or API key. Unset fields fall back to
+ * `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`.
+ */
+export const EndpointConfigSchema = z
+  .strictObject({
+    baseURL: z.url().optional(),
+    tokenEnv: EnvNameSchema.optional(),
+    apiKeyEnv: EnvNameSchema.optional(),
+  })
+  .refine((e) => e.tokenEnv === undefined || e.apiKeyEnv === undefined, {
+    message: 'give tokenEnv or apiKeyEnv, not both',
+  });
+export type EndpointConfig = z.infer<typeof EndpointConfigSchema>;
+
+/** Model-call retries (429, 408, 409, 5xx, 529, connection failures): how many, and for how long in all. */
+export const RetryConfigSchema = z.strictObject({
+  maxRetries: z.number().int().nonnegative().default(6),
+  /** No retry starts once a call has run this long. */
+  capMs: z.number().int().positive().default(120_000),
+  /** The first retry waits about this long, doubling each time up to `maxDelayMs` (a server's retry-after wins). */
+  baseDelayMs: z.number().int().nonnegative().default(500),
+  maxDelayMs: z.number().int().nonnegative().default(30_000),
+});
+export type RetryConfig = z.infer<typeof RetryConfigSchema>;
+
 export const TeammateConfigSchema = z.strictObject({
   name: AgentNameSchema,
   /** A system prompt, or `agent:<name>` for a `.claude/agents/<name>.md` role. */
   role: z.string().default('You are a careful software engineer on a team.'),
   /** Model name, or `scripted:<path>`. Defaults to the team's model. */
   model: z.string().optional(),
+  /** This teammate's endpoint (a local model, say), instead of the team's. */
+  endpoint: EndpointConfigSchema.optional(),
   maxTurns: z.number().int().positive().default(16),
   maxBudgetUsd: z.number().positive().optional(),
   /** Tool names this teammate may use; all when absent. */
@@ -63,6 +95,11 @@ export const TeamConfigSchema = z.strictObject({
   model: z.string().default('claude-sonnet-5-5'),
   fallbackModel: z.string().optional(),
   ...modelTuning,
+
+  /** The team's endpoint; a teammate's own `endpoint` replaces it. */
+  endpoint: EndpointConfigSchema.optional(),
+  retry: RetryConfigSchema.default({ maxRetries: 6, capMs: 120_000, baseDelayMs: 500, maxDelayMs: 30_000 }),
+  maxTokens: z.number().int().positive().default(8192),
   teammates: z
     .array(TeammateConfigSchema)
     .default([{ name: 'worker-1' }, { name: 'worker-2' }].map((t) => TeammateConfigSchema.parse(t))),
@@ -71,6 +108,8 @@ export const TeamConfigSchema = z.strictObject({
       /** Run the lead's own agent to answer its mailbox in `start` mode. */
       agent: z.boolean().default(false),
       model: z.string().optional(),
+      /** The endpoint of the lead's own agents (mail, goals, reviews); default the team's. */
+      endpoint: EndpointConfigSchema.optional(),
       role: z.string().optional(),
       maxTurns: z.number().int().positive().default(24),
     })

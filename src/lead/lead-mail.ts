@@ -25,7 +25,7 @@ import { builtinTools } from '../tools/index.js';
 import { transcriptsDir } from '../teammate/runtime-factory.js';
 import { answerRequestTool } from './answer-tool.js';
 import { leadSystemPrompt } from './lead-prompt.js';
-import type { LeadModels } from './models.js';
+import { leadModelUse, type LeadModels } from './models.js';
 import { thinkingOptionsOf } from '../model/thinking.js';
 
 const ROUTINE = new Set([
@@ -119,7 +119,7 @@ export class LeadMail {
     const hooks = leadHookRunner(this.deps);
     const base = () => ({ ...(this.runtime?.hookSession ?? {}), teammate_name: 'lead', team_name: basename(repoRoot) });
     this.runtime = new AgentRuntime({
-      model: this.deps.models.leadClient(config.lead.model ?? config.model),
+      model: this.deps.models.leadClient(leadModelUse(config)),
       cwd: repoRoot,
       tools: [...readOnly, ...teamTools(), answerRequestTool, ...cronTools],
       systemPrompt: leadSystemPrompt(config, config.lead.role),

@@ -23,7 +23,7 @@ import { LeadCron } from './cron.js';
 import { LeadMail } from './lead-mail.js';
 import { LeadMerges } from './merges.js';
 import { agentReviewRun } from './reviewer.js';
-import { LeadModels, modelOf } from './models.js';
+import { LeadModels, leadModelUse, modelOf, modelUseOf, type ModelUse } from './models.js';
 import { Oversight } from './oversight.js';
 import { excludeLockFolders } from '../git/exclude.js';
 import { acquirePidLock } from './pid-lock.js';
@@ -203,11 +203,11 @@ export class Lead {
 
   private async boot(): Promise<void> {
     const log = (e: TeamEvent) => this.log.append(e);
-    const specs = this.config.teammates
-      .map((t) => this.modelSpec(t.name))
-      .filter((s) => this.models.viaLead(s));
-    const leadSpec = this.config.lead.model ?? this.config.model;
-    await this.models.prepare(this.config.lead.agent ? [...specs, leadSpec] : specs);
+    const uses = this.config.teammates
+      .map((t) => this.modelUse(t.name))
+      .filter((use) => this.models.viaLead(typeof use === 'string' ? use : use.spec));
+    const leadUse = leadModelUse(this.config);
+    await this.models.prepare(this.config.lead.agent ? [...uses, leadUse] : uses);
     const stale = clearStalePause(this.options.repoRoot);
     if (stale)
       log({ type: 'notice', message: `cleared the previous run's pause (${stale.kind}): ${stale.reason}` });
@@ -273,8 +273,8 @@ export class Lead {
   private onWorker(name: string, msg: FromWorker, worker: Worker): void {
     const reply = (m: ToWorker) => worker.postMessage(m);
     if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
-    else if (msg.type === 'model_call') this.models.host(this.modelSpec(name)).call(worker, msg, name);
-    else if (msg.type === 'model_abort') this.models.host(this.modelSpec(name)).abort(msg.callId);
+    else if (msg.type === 'model_call') this.models.host(this.modelUse(name)).call(worker, msg, name);
+    else if (msg.type === 'model_abort') this.models.host(this.modelUse(name)).abort(msg.callId);
     else if (msg.type === 'worktree_request')
       void this.merges
         .grantWorktree(msg.taskId, name)
@@ -307,9 +307,15 @@ export class Lead {
 
   /** The reviewer agent runs on the lead's model, through the lead's model host. */
   private async reviewerModel() {
-    const spec = this.options.model ?? this.config.lead.model ?? this.config.model;
-    await this.models.prepare([spec]);
-    return this.models.leadClient(spec);
+    const use = leadModelUse(this.config, this.options.model);
+    await this.models.prepare([use]);
+    return this.models.leadClient(use);
+  }
+
+  /** A teammate's model on its endpoint (the lead's, for a name that is no teammate). */
+  private modelUse(name: string): ModelUse {
+    const t = this.config.teammates.find((m) => m.name === name);
+    return t ? modelUseOf(this.config, t, this.options.model) : leadModelUse(this.config, this.options.model);
   }
 
   private modelSpec(name: string): string {

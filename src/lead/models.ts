@@ -1,4 +1,4 @@
-import type { TeamConfig, TeammateConfig } from '../config/schema.js';
+import type { EndpointConfig, TeamConfig, TeammateConfig } from '../config/schema.js';
 import { createModelClient, ScriptedModel, type ScriptReport } from '../model/index.js';
 import type { ModelClient, ModelError, ModelRequest, ModelStreamEvent } from '../model/types.js';
 import { ModelHost } from './model-host.js';
@@ -6,6 +6,30 @@ import { ModelHost } from './model-host.js';
 /** The model a teammate runs: its own, else the team's (a `--model` override replaces both). */
 export const modelOf = (team: TeamConfig, t: TeammateConfig, override?: string): string =>
   override ?? t.model ?? team.model;
+
+/** A model and the endpoint it is called on (a bare spec: the team's endpoint). */
+export type ModelUse = string | { spec: string; endpoint?: EndpointConfig | undefined };
+
+/** A teammate's model on its endpoint: its own, else the team's. */
+export const modelUseOf = (team: TeamConfig, t: TeammateConfig, override?: string): ModelUse => ({
+  spec: modelOf(team, t, override),
+  endpoint: t.endpoint ?? team.endpoint,
+});
+
+/** The lead's own agents' model on their endpoint. */
+export const leadModelUse = (team: TeamConfig, override?: string): ModelUse => ({
+  spec: override ?? team.lead.model ?? team.model,
+  endpoint: team.lead.endpoint ?? team.endpoint,
+});
+
+const specOf = (use: ModelUse): string => (typeof use === 'string' ? use : use.spec);
+const endpointOfUse = (use: ModelUse): EndpointConfig | undefined =>
+  typeof use === 'string' ? undefined : use.endpoint;
+/** One client per model *and* endpoint: the same model name on two servers is two clients. */
+const keyOf = (use: ModelUse): string => {
+  const endpoint = endpointOfUse(use);
+  return endpoint === undefined ? specOf(use) : `${specOf(use)} ${JSON.stringify(endpoint)}`;
+};
 
 /**
  * The models the lead holds: every teammate's model calls are served here
@@ -15,7 +39,7 @@ export const modelOf = (team: TeamConfig, t: TeammateConfig, override?: string):
  * loads the SDK — it stays small (see bench/memory).
  */
 export class LeadModels {
-  private readonly clients = new Map<string, ModelClient>();
+  private readonly clients = new Map<string, { spec: string; client: ModelClient }>();
   private readonly hosts = new Map<string, ModelHost>();
 
   constructor(
@@ -28,39 +52,45 @@ export class LeadModels {
   ) {}
 
   /** Builds the clients the lead will serve (a bad script file fails here, naming the file). */
-  async prepare(specs: string[]): Promise<void> {
-    for (const spec of new Set(specs)) {
-      if (this.clients.has(spec)) continue;
+  async prepare(uses: ModelUse[]): Promise<void> {
+    for (const use of uses) {
+      const key = keyOf(use);
+      if (this.clients.has(key)) continue;
+      const spec = specOf(use);
+      const endpoint = endpointOfUse(use);
       const client = await createModelClient(spec, {
         cwd: this.opts.repoRoot,
         fallbackModel: this.opts.team.fallbackModel,
         prices: this.opts.team.prices,
         record: this.opts.record,
+        retry: this.opts.team.retry,
+        ...(endpoint ? { endpoint } : {}),
       });
-      this.clients.set(spec, client);
+      this.clients.set(key, { spec, client });
     }
   }
 
-  client(spec: string): ModelClient {
-    const c = this.clients.get(spec);
-    if (!c) throw new Error(`model ${spec} was not prepared`);
-    return c;
+  client(use: ModelUse): ModelClient {
+    const c = this.clients.get(keyOf(use));
+    if (!c) throw new Error(`model ${keyOf(use)} was not prepared`);
+    return c.client;
   }
 
   /**
    * The client for the lead's own agents (goal planning, mail, reviews): their
    * calls' outcomes are reported as the teammates' are (a refused key pauses the team).
    */
-  leadClient(spec: string): ModelClient {
-    return reportingClient(this.client(spec), this.opts.onCallEnd);
+  leadClient(use: ModelUse): ModelClient {
+    return reportingClient(this.client(use), this.opts.onCallEnd);
   }
 
   /** The host serving a scripted spec (or any spec, when recording must see every call). */
-  host(spec: string): ModelHost {
-    let h = this.hosts.get(spec);
+  host(use: ModelUse): ModelHost {
+    const key = keyOf(use);
+    let h = this.hosts.get(key);
     if (!h) {
-      h = new ModelHost(this.client(spec), this.opts.onCallEnd);
-      this.hosts.set(spec, h);
+      h = new ModelHost(this.client(use), this.opts.onCallEnd);
+      this.hosts.set(key, h);
     }
     return h;
   }
@@ -78,8 +108,8 @@ export class LeadModels {
   /** Scripted models: unused steps and rules (a strict script must be used up). */
   scriptReports(): { spec: string; report: ScriptReport }[] {
     const out: { spec: string; report: ScriptReport }[] = [];
-    for (const [spec, c] of this.clients)
-      if (c instanceof ScriptedModel) out.push({ spec, report: c.report() });
+    for (const { spec, client } of this.clients.values())
+      if (client instanceof ScriptedModel) out.push({ spec, report: client.report() });
     return out;
   }
 

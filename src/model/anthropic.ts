@@ -2,7 +2,10 @@
  * `AnthropicModel`: the Messages API through @anthropic-ai/sdk, streaming.
  * The SDK's own retries are off (maxRetries 0) so that this file decides: a
  * retry happens only while nothing of the attempt reached the caller, so the
- * caller never sees half an answer followed by a whole one.
+ * caller never sees half an answer followed by a whole one. How a stream's
+ * end is read is in stream-end.ts; a stream that brings nothing usable (a
+ * server that sends JSON, or unnamed `data:` lines) is followed by one request
+ * without streaming, and so is a second SSE `error` event in a row.
  *
  * The SDK itself (1.5 MB of modules, with @opentelemetry/api) is imported on
  * the first call, not with this file: a teammate thread whose model is
@@ -10,18 +13,35 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ClientOptions } from '@anthropic-ai/sdk';
-import { APIError } from '@anthropic-ai/sdk/core/error';
+import {
+  failureOf,
+  gaveUp,
+  MalformedAnswer,
+  STREAM_ERRORS_BEFORE_FALLBACK,
+  type AttemptEnd,
+  type CallState,
+  type Failed,
+} from './attempt.js';
 import { messagesWithCache, systemWithCache, toolsWithCache } from './cache-control.js';
-import { classifyError } from './classify.js';
 import { modelError } from './errors.js';
-import { MalformedToolInput, MessageAssembler } from './message-assembler.js';
+import { MessageAssembler } from './message-assembler.js';
 import { modelInfo, type ModelInfo } from './models.js';
 import { UsageLedger, type PriceOverrides } from './pricing.js';
-import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, sleep, type BackoffOptions } from './retry.js';
+import { endpointOfOptions, type ResolvedEndpoint } from './credentials.js';
+import { replayMessage } from './non-streaming.js';
+import {
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  DEFAULT_RETRY_POLICY,
+  retryRefusal,
+  sleep,
+  type BackoffOptions,
+  type RetryPolicy,
+} from './retry.js';
+import { judgeStreamEnd } from './stream-end.js';
 import { thinkingParams } from './thinking.js';
 import type {
   ModelClient,
-  ModelError,
   ModelRequest,
   ModelStreamEvent,
   RetryNotice,
@@ -31,12 +51,18 @@ import type { WireStreamEvent } from './wire.js';
 
 export interface AnthropicModelOptions {
   model: string;
-  /** Default: `ANTHROPIC_API_KEY` (then the SDK's own credential chain). */
+  /** An API key. Default: from the environment (see `resolveEndpoint`: `ANTHROPIC_API_KEY`, then `ANTHROPIC_AUTH_TOKEN`). */
   apiKey?: string;
+  /** A token sent as `Authorization: Bearer` (what compatible endpoints document). Not with `apiKey`. */
+  authToken?: string;
+  /** Named in an auth failure's message: the variable or setting to fix. */
+  credentialSource?: string;
   /** Default: `ANTHROPIC_BASE_URL`, else the Anthropic API. */
   baseURL?: string;
   /** Retries per call (all models together). Default 6. */
   maxRetries?: number;
+  /** No retry starts once a call has run this long. Default 120 000 (2 minutes). */
+  retryCapMs?: number;
   /** Used for the rest of a call after `fallbackAfterOverloads` overloads (529) in a row. */
   fallbackModel?: string;
   /** Default 3. */
@@ -56,16 +82,6 @@ export interface AnthropicModelOptions {
   backoff?: Partial<BackoffOptions>;
 }
 
-type AttemptEnd =
-  | { status: 'ok' | 'aborted'; assembler: MessageAssembler }
-  | {
-      status: 'failed';
-      assembler: MessageAssembler;
-      error: ModelError;
-      retryAfterMs?: number;
-      yielded: boolean;
-    };
-
 const AGENT_HEADER = 'x-teamd-agent';
 
 export class AnthropicModel implements ModelClient {
@@ -78,17 +94,25 @@ export class AnthropicModel implements ModelClient {
   #client: Promise<Anthropic> | undefined;
   readonly #options: AnthropicModelOptions;
   readonly #backoff: BackoffOptions;
+  readonly #policy: RetryPolicy;
+  readonly #endpoint: ResolvedEndpoint;
 
   constructor(options: AnthropicModelOptions) {
     this.model = options.model;
     this.info = modelInfo(options.model, options.prices);
     this.#options = options;
     this.#backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.#policy = {
+      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+      capMs: options.retryCapMs ?? DEFAULT_RETRY_POLICY.capMs,
+    };
     this.ledger = new UsageLedger(options.prices);
     // the environment is read now, as when the client was built here, even though it is built later
+    this.#endpoint = endpointOfOptions(options);
+    const { apiKey, authToken, baseURL } = this.#endpoint;
     this.#clientOptions = {
-      apiKey: options.apiKey ?? process.env['ANTHROPIC_API_KEY'],
-      baseURL: options.baseURL ?? process.env['ANTHROPIC_BASE_URL'],
+      ...(authToken === undefined ? { apiKey } : { authToken }),
+      baseURL,
       maxRetries: 0,
       timeout: options.timeoutMs ?? 600_000,
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -106,30 +130,52 @@ export class AnthropicModel implements ModelClient {
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void> {
-    let model = this.model;
-    let retries = 0;
-    let overloads = 0;
+    const call: CallState = {
+      model: this.model,
+      retries: 0,
+      overloads: 0,
+      streamErrors: 0,
+      streaming: true,
+      startedAt: Date.now(),
+    };
     for (;;) {
-      const end = yield* this.#attempt(request, model);
-      if (!this.#shouldRetry(end, retries)) return yield* this.#finish(end, model);
-      retries++;
-      overloads = end.error.kind === 'overloaded' ? overloads + 1 : 0;
-      let delayMs = backoffDelay(retries, end.retryAfterMs, this.#backoff);
-      if (this.#shouldFallBack(model, overloads)) {
-        model = this.#options.fallbackModel!;
-        overloads = 0;
-        delayMs = 0; // another model has its own capacity: no reason to wait
+      const end = yield* this.#attempt(request, call);
+      if (end.status === 'empty' && call.streaming) {
+        call.streaming = false; // nothing usable came: one request without streaming
+        continue;
       }
-      notify(request, { attempt: retries, delayMs, error: end.error, model });
+      if (end.status !== 'failed' || end.yielded || !end.error.retryable)
+        return yield* this.#finish(end, call.model);
+      const delayMs = this.#prepareRetry(end, call);
+      const refusal = retryRefusal(this.#policy, call.retries, Date.now() - call.startedAt, delayMs);
+      if (refusal !== null) return yield* this.#finish(gaveUp(end, refusal), call.model);
+      call.retries++;
+      const notice = {
+        attempt: call.retries,
+        maxRetries: this.#policy.maxRetries,
+        delayMs,
+        error: end.error,
+        model: call.model,
+      };
+      notify(request, notice);
+      yield { type: 'retry', notice };
       if (!(await sleep(delayMs, request.signal))) {
-        return yield* this.#finish({ status: 'aborted', assembler: new MessageAssembler() }, model);
+        return yield* this.#finish({ status: 'aborted', assembler: new MessageAssembler() }, call.model);
       }
     }
   }
 
-  #shouldRetry(end: AttemptEnd, retries: number): end is Extract<AttemptEnd, { status: 'failed' }> {
-    if (end.status !== 'failed' || end.yielded || !end.error.retryable) return false;
-    return retries < (this.#options.maxRetries ?? 6);
+  /** Counts the failure, switches model or stops streaming when due; the wait before the next attempt. */
+  #prepareRetry(end: Failed, call: CallState): number {
+    call.overloads = end.error.kind === 'overloaded' ? call.overloads + 1 : 0;
+    call.streamErrors = end.inStream ? call.streamErrors + 1 : 0;
+    if (call.streamErrors >= STREAM_ERRORS_BEFORE_FALLBACK) call.streaming = false;
+    if (this.#shouldFallBack(call.model, call.overloads)) {
+      call.model = this.#options.fallbackModel!;
+      call.overloads = 0;
+      return 0; // another model has its own capacity: no reason to wait
+    }
+    return backoffDelay(call.retries + 1, end.retryAfterMs, this.#backoff);
   }
 
   #shouldFallBack(model: string, overloads: number): boolean {
@@ -139,29 +185,44 @@ export class AnthropicModel implements ModelClient {
     );
   }
 
-  async *#attempt(request: ModelRequest, model: string): AsyncGenerator<ModelStreamEvent, AttemptEnd> {
+  async *#attempt(request: ModelRequest, call: CallState): AsyncGenerator<ModelStreamEvent, AttemptEnd> {
     const assembler = new MessageAssembler();
     let yielded = false;
     try {
-      const client = await this.#sdkClient();
-      const stream = await client.messages.create(this.#params(request, model), {
-        signal: request.signal,
-        headers: request.agent === undefined ? {} : { [AGENT_HEADER]: request.agent },
-      });
-      for await (const raw of stream) {
-        for (const event of assembler.accept(raw as WireStreamEvent)) {
+      for await (const raw of this.#rawEvents(request, call)) {
+        for (const event of assembler.accept(raw)) {
           yielded = true;
           yield event;
         }
       }
     } catch (err) {
       if (request.signal.aborted) return { status: 'aborted', assembler };
-      return { status: 'failed', assembler, yielded, ...failureOf(err) };
+      return { status: 'failed', assembler, yielded, ...failureOf(err, this.#endpoint) };
     }
     if (request.signal.aborted) return { status: 'aborted', assembler };
-    if (assembler.complete && assembler.stopReason !== null) return { status: 'ok', assembler };
-    const error = modelError('connection', 'the stream ended before message_stop');
+    const judged = judgeStreamEnd(assembler);
+    if (judged.kind === 'ok') return { status: 'ok', assembler, stopReason: judged.stopReason };
+    if (judged.kind === 'broken') return { status: 'failed', assembler, yielded, error: judged.error };
+    if (call.streaming) return { status: 'empty', assembler };
+    const error = modelError('server', 'the endpoint answered without any content, streaming or not');
     return { status: 'failed', assembler, yielded, error };
+  }
+
+  /** The raw events of one attempt: the SDK's stream, or a whole message replayed as one. */
+  async *#rawEvents(request: ModelRequest, call: CallState): AsyncGenerator<WireStreamEvent> {
+    const client = await this.#sdkClient();
+    const params = this.#params(request, call.model);
+    const options = {
+      signal: request.signal,
+      headers: request.agent === undefined ? {} : { [AGENT_HEADER]: request.agent },
+    };
+    if (call.streaming) {
+      for await (const raw of await client.messages.create(params, options)) yield raw as WireStreamEvent;
+      return;
+    }
+    const replay = replayMessage(await client.messages.create({ ...params, stream: false }, options));
+    if (!replay.ok) throw new MalformedAnswer(replay.message);
+    yield* replay.events;
   }
 
   #params(request: ModelRequest, model: string): Anthropic.MessageCreateParamsStreaming {
@@ -191,16 +252,9 @@ export class AnthropicModel implements ModelClient {
       yield { type: 'done', message, stopReason: 'error', usage, model, error: end.error };
       return;
     }
-    const stopReason = end.status === 'aborted' ? 'aborted' : assembler.stopReason!;
+    const stopReason = end.status === 'ok' ? end.stopReason : 'aborted';
     yield { type: 'done', message, stopReason, usage, model };
   }
-}
-
-function failureOf(err: unknown): { error: ModelError; retryAfterMs?: number } {
-  if (err instanceof MalformedToolInput) return { error: modelError('server', err.message) };
-  const error = classifyError(err);
-  const wait = err instanceof APIError ? retryAfterMs(err.headers) : undefined;
-  return wait === undefined ? { error } : { error, retryAfterMs: wait };
 }
 
 function notify(request: ModelRequest, notice: RetryNotice): void {

@@ -32,6 +32,7 @@ export function kindOfStatus(status: number, message: string): ModelErrorKind {
   if (status >= 500) return 'server';
   if (status === 401 || status === 403) return 'auth';
   if (status === 408) return 'connection';
+  if (status === 409) return 'server'; // a conflict on the server's side (a lock): gone on a later try
   if ((status === 400 || status === 413) && PROMPT_TOO_LONG.test(message)) return 'prompt_too_long';
   return 'invalid_request';
 }

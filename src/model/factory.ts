@@ -4,6 +4,7 @@
  * process (a teammate thread) loads only the one it uses.
  */
 import { resolve } from 'node:path';
+import { resolveEndpoint, sdkCredential, type EndpointSettings } from './credentials.js';
 import type { PriceOverrides } from './pricing.js';
 import type { ModelClient } from './types.js';
 
@@ -13,6 +14,10 @@ export interface ModelClientOptions {
   recordMode?: 'match' | 'ordered';
   apiKey?: string;
   baseURL?: string;
+  /** Base URL and the variable holding the credential (read from the environment now); explicit apiKey/baseURL win. */
+  endpoint?: EndpointSettings;
+  /** The team's `retry` settings. */
+  retry?: { maxRetries?: number; capMs?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** An upper bound on max_tokens per call. */
   maxTokens?: number;
   fallbackModel?: string;
@@ -51,8 +56,29 @@ async function anthropicClient(spec: string, options: ModelClientOptions): Promi
   const { AnthropicModel } = await import('./anthropic.js');
   return new AnthropicModel({
     model: spec,
+    ...endpointOptions(options.endpoint),
+    ...retryOptions(options.retry),
     ...pick(options, ['apiKey', 'baseURL', 'maxTokens', 'fallbackModel', 'prices']),
   });
+}
+
+/** A configured endpoint as client options (nothing when none is configured: the client reads the environment). */
+function endpointOptions(endpoint: EndpointSettings | undefined) {
+  if (endpoint === undefined) return {};
+  const resolved = resolveEndpoint(endpoint);
+  const { baseURL, credentialSource } = resolved;
+  const credential = sdkCredential(endpoint, resolved);
+  return { ...(baseURL === undefined ? {} : { baseURL }), ...credential, credentialSource };
+}
+
+function retryOptions(retry: ModelClientOptions['retry']) {
+  if (retry === undefined) return {};
+  const backoff = pick(retry, ['baseDelayMs', 'maxDelayMs']);
+  return {
+    ...(retry.maxRetries === undefined ? {} : { maxRetries: retry.maxRetries }),
+    ...(retry.capMs === undefined ? {} : { retryCapMs: retry.capMs }),
+    backoff,
+  };
 }
 
 function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, K> {

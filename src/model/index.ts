@@ -13,7 +13,15 @@ export { thinkingOptionsOf, thinkingParams } from './thinking.js';
 export { AnthropicModel, type AnthropicModelOptions } from './anthropic.js';
 export { classifyError } from './classify.js';
 export { isRetryableKind, kindOfErrorType, kindOfStatus, modelError } from './errors.js';
-export { DEFAULT_BACKOFF, backoffDelay, retryAfterMs, type BackoffOptions } from './retry.js';
+export {
+  DEFAULT_BACKOFF,
+  DEFAULT_RETRY_POLICY,
+  backoffDelay,
+  retryAfterMs,
+  type BackoffOptions,
+  type RetryPolicy,
+} from './retry.js';
+export { resolveEndpoint, type EndpointSettings, type ResolvedEndpoint } from './credentials.js';
 export {
   PRICES,
   UsageLedger,

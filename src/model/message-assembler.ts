@@ -62,6 +62,11 @@ export class MessageAssembler {
     }
   }
 
+  /** Blocks started and not yet stopped: more than 0 at the end of a stream means it was cut off. */
+  get openBlocks(): number {
+    return this.#open.size;
+  }
+
   /** The finished blocks, in order; a block still open (cut off) is left out. */
   message(): { role: 'assistant'; content: ContentBlock[] } {
     return { role: 'assistant', content: this.#content.filter((block) => block !== undefined) };

@@ -54,3 +54,31 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** How many retries a call gets, and how long it may spend on them in all. */
+export interface RetryPolicy {
+  /** Retries per call (all models together). */
+  maxRetries: number;
+  /** No retry starts once the call has run this long (its first attempt included). */
+  capMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 6, capMs: 120_000 };
+
+/**
+ * Why no retry may follow after `retries` retries and `elapsedMs`, given the
+ * wait the next one would need; null when it may.
+ */
+export function retryRefusal(
+  policy: RetryPolicy,
+  retries: number,
+  elapsedMs: number,
+  delayMs: number,
+): string | null {
+  if (retries >= policy.maxRetries)
+    return `gave up after ${retries} retries (maxRetries ${policy.maxRetries})`;
+  if (elapsedMs + delayMs > policy.capMs) {
+    return `gave up after ${retries} retries in ${(elapsedMs / 1000).toFixed(1)} s (retry time cap ${policy.capMs / 1000} s)`;
+  }
+  return null;
+}

@@ -160,7 +160,9 @@ export interface ModelRequest {
   agent?: string;
   /**
    * Told before each retry sleep (a 429/5xx/529/connection failure that
-   * produced no output yet), so the runtime can show a `system/retry` notice.
+   * produced no output yet). The same notice comes as a `retry` stream event,
+   * which the runtime shows as `system/api_retry`; this callback stays in the
+   * calling thread (it is not sent to the lead).
    */
   onRetry?: (notice: RetryNotice) => void;
 }
@@ -169,6 +171,8 @@ export interface ModelRequest {
 export interface RetryNotice {
   /** 1 for the first retry. */
   attempt: number;
+  /** The most retries this call may make (the `maxRetries` setting). */
+  maxRetries: number;
   delayMs: number;
   error: ModelError;
   /** The model the next attempt will use (changes on fallback). */
@@ -180,6 +184,12 @@ export type ModelStreamEvent =
   | { type: 'text_delta'; index: number; text: string }
   /** A tool_use block whose input JSON is complete: the runtime may start the tool now. */
   | { type: 'tool_use'; index: number; block: ToolUseBlock }
+  /**
+   * The attempt failed before any output and will be tried again after
+   * `notice.delayMs` (one per retry; the runtime shows it as `system/api_retry`).
+   * Unlike `onRetry`, it crosses threads with the rest of the stream.
+   */
+  | { type: 'retry'; notice: RetryNotice }
   /** The call's token usage, once per call just before `done` (same value as `done.usage`). */
   | { type: 'usage'; usage: Usage }
   | {

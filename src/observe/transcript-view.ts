@@ -242,6 +242,7 @@ export class TranscriptRenderer {
         parent === null ? '' : parent.startsWith('mail:') ? ' for new mail' : ` for task ${parent}`;
       return [this.paint('dim', `· run started${what} in ${String(line.cwd)}`)];
     }
+    if (line.subtype === 'api_retry') return [this.paint('yellow', `· ${apiRetryLine(line)}`)];
     const style: Style = line.subtype === 'retry' ? 'yellow' : 'dim';
     return [this.paint(style, `· ${cut(String(line.message ?? line.subtype), 200)}`)];
   }
@@ -274,4 +275,12 @@ export function thinkingLine(b: { type: 'thinking'; thinking: string } | { type:
   if (b.type === 'redacted_thinking') return '∴ thinking (redacted)';
   const words = b.thinking.split(/\s+/).filter(Boolean).length;
   return `∴ thinking (${words} word${words === 1 ? '' : 's'}, collapsed)`;
+}
+
+/** `system/api_retry`: which retry, why, and the wait. */
+function apiRetryLine(line: TranscriptLine): string {
+  const status = typeof line.error_status === 'number' ? ` ${line.error_status}` : '';
+  const of = typeof line.max_retries === 'number' ? ` of ${line.max_retries}` : '';
+  const why = cut(typeof line.error === 'string' ? line.error : '', 160);
+  return `model call failed${status} (${why}); retry ${String(line.attempt)}${of} in ${String(line.retry_delay_ms)} ms`;
 }

@@ -199,6 +199,7 @@ test('a model retry (through the real SDK) shows as a system retry notice and th
   const runtime = new AgentRuntime({ model, cwd: dir.path, tools: [] });
   const { events, result } = await collect(runtime.submitMessage('Hello'));
   expect(result).toMatchObject({ subtype: 'success', result: 'Answered after a retry.' });
-  const retry = events.find((e) => e.type === 'system' && e.subtype === 'retry');
-  expect(retry && 'message' in retry ? retry.message : '').toContain('overloaded');
+  const retry = events.find((e) => e.type === 'system' && e.subtype === 'api_retry');
+  expect(retry).toMatchObject({ attempt: 1, max_retries: 2, error_status: 529 });
+  expect(retry && 'error' in retry ? retry.error : '').toContain('overloaded');
 });

@@ -94,7 +94,9 @@ it.concurrent('no key, a refused key, a dead endpoint: start and run refuse befo
   const dir = repo();
   const noKey = await teamd(dir, ['start'], { ANTHROPIC_API_KEY: undefined });
   expect(noKey.code, noKey.out).toBe(1);
-  expect(noKey.out).toMatch(/no API key: ANTHROPIC_API_KEY is not set\n\s+fix: export ANTHROPIC_API_KEY/);
+  expect(noKey.out).toMatch(
+    /no API key: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN is not set\n\s+fix: export ANTHROPIC_API_KEY/,
+  );
   const refused = await teamd(dir, ['run', 'do something'], { ANTHROPIC_API_KEY: 'wrong-key' });
   expect(refused.code, refused.out).toBe(1);
   expect(refused.out).toMatch(/model authentication failed: .* refused the key/);
@@ -137,3 +139,28 @@ it.concurrent('doctor prints a table; a scripted model needs no key', async () =
   expect(failing.code).toBe(1);
   expect(failing.out).toMatch(/^FAIL model claude-sonnet-5: export ANTHROPIC_API_KEY/m);
 });
+
+it.concurrent(
+  'a teammate on its own endpoint is checked there, with the token its config names',
+  async () => {
+    const local = await startFakeAnthropicServer({ compatible: true, apiKey: 'local-secret' });
+    try {
+      const endpoint = { baseURL: local.url, tokenEnv: 'TEAMD_TEST_LOCAL_TOKEN' };
+      const config = {
+        model: 'claude-sonnet-5',
+        teammates: [{ name: 'ann', model: 'qwen3-coder', endpoint }, { name: 'bob' }],
+      };
+      const dir = repo({ config });
+      const good = await teamd(dir, ['doctor'], { TEAMD_TEST_LOCAL_TOKEN: 'local-secret' });
+      expect(good.out).toMatch(/^model qwen3-coder\s+ok\s+http:\/\/127\.0\.0\.1:\d+ accepted/m);
+      expect(good.out).toMatch(/^model claude-sonnet-5\s+ok/m);
+      const unset = await teamd(dir, ['doctor'], { TEAMD_TEST_LOCAL_TOKEN: undefined });
+      expect(unset.code).toBe(1);
+      expect(unset.out).toMatch(/no API key: TEAMD_TEST_LOCAL_TOKEN \(endpoint\.tokenEnv\) is not set/);
+      expect(unset.out).toMatch(/^FAIL model qwen3-coder: export TEAMD_TEST_LOCAL_TOKEN=/m);
+      expect(local.requests.every((q) => q.headers.authorization !== 'Bearer test-key')).toBe(true);
+    } finally {
+      await local.close();
+    }
+  },
+);

@@ -49,13 +49,19 @@ const KINDS: Fault[] = [
   { kind: 'reset' },
   { kind: 'cut_stream' },
   { kind: 'stream_error' },
+  // servers that stream differently (issue 18): accepted, an error, or one non-streaming request
+  { kind: 'sse_data_only' },
+  { kind: 'json_for_stream' },
+  { kind: 'no_message_delta' },
+  { kind: 'no_message_stop' },
+  { kind: 'no_content_block_stop' },
 ];
 
 /** The latest user text of a task's calls: its prompt (turn 0), then the write tool's result (turn 1). */
 const callsOf = (id: string): string[] => [`Task ${id}:`, `out/${id}\\.txt`];
 
 it(
-  `20% of model calls fail (429, 529, 500, reset, cut stream, SSE error): tasks complete or fail clearly, transcripts stay valid (seed ${SEED})`,
+  `20% of model calls fail (429, 529, 500, reset, cut stream, SSE error, streams without event lines or closing events, JSON for a stream): tasks complete or fail clearly, transcripts stay valid (seed ${SEED})`,
   async () => {
     const random = seededRandom();
     server = await startFakeAnthropicServer({ script: genericTaskScript() });

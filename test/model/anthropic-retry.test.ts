@@ -44,6 +44,7 @@ describe('AnthropicModel retries', () => {
     expect(notices).toEqual([
       {
         attempt: 1,
+        maxRetries: 6,
         delayMs: 50,
         error: expect.objectContaining({ kind: 'rate_limit', status: 429 }),
         model: 'claude-sonnet-5-5',

@@ -8,7 +8,7 @@ import type { ConfigOverrides } from '../../lead/team-config.js';
 import { checkConfig, checkTeammatesFlag } from './config.js';
 import { checkTeamFolders } from './folders.js';
 import { checkGit } from './git.js';
-import { checkModels, modelSpecs, type ModelCheckOptions } from './model.js';
+import { checkModels, modelUses, type ModelCheckOptions } from './model.js';
 import type { Check } from './types.js';
 
 export interface PreflightInput extends ConfigOverrides, ModelCheckOptions {
@@ -32,7 +32,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   if (!config) return done([check], null);
   const folders = checkTeamFolders(input.repoRoot);
   const git = await checkGit(input.repoRoot, config);
-  const models = await checkModels(input.repoRoot, modelSpecs(config, input.leadAgent ?? false), input);
+  const models = await checkModels(input.repoRoot, modelUses(config, input.leadAgent ?? false), input);
   return done([check, folders, git, ...models], config);
 }
 

@@ -4,11 +4,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { factsOf } from '../scripted/conversation.js';
 import { emptyUsage } from '../types.js';
 import { apiErrorOf, errorBody, sendApiError } from './api-errors.js';
-import { startSse, streamEventsOf, writeFrames } from './respond.js';
+import { startSse, streamEventsOf, writeFrames, type Spoil } from './respond.js';
 import type { Fault, MessagesRequestBody } from './types.js';
 
-/** How a fault spoils the normal answer: cut the stream, or stall it. */
-export type Spoil = 'cut' | 'stall' | undefined;
+export type { Spoil } from './respond.js';
 
 export class FaultQueue {
   #faults: Fault[] = [];
@@ -41,8 +40,10 @@ export async function applyFault(
       return 'done';
     case 'overloaded':
     case 'prompt_too_long':
-    case 'auth':
       sendApiError(res, apiErrorOf(fault.kind));
+      return 'done';
+    case 'auth':
+      sendApiError(res, fault.status === 403 ? PERMISSION_ERROR : apiErrorOf('auth'));
       return 'done';
     case 'server':
       sendApiError(res, apiErrorOf('server', undefined, fault.status));
@@ -60,8 +61,20 @@ export async function applyFault(
       return 'cut';
     case 'stall_stream':
       return 'stall';
+    case 'sse_data_only':
+    case 'json_for_stream':
+    case 'no_message_delta':
+    case 'no_message_stop':
+    case 'no_content_block_stop':
+      return fault.kind;
   }
 }
+
+const PERMISSION_ERROR = {
+  status: 403,
+  type: 'permission_error',
+  message: 'Your API key does not have permission to use the specified resource.',
+};
 
 /** The API can fail after the stream started: an SSE `error` event right after `message_start`. */
 async function streamError(res: ServerResponse, body: MessagesRequestBody, errorType: string): Promise<void> {

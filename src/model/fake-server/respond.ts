@@ -11,7 +11,8 @@ export interface WireAnswer {
   model: string;
   content: ContentBlock[];
   stopReason: StopReason;
-  usage: Usage;
+  /** A compatible endpoint's has no cache fields. */
+  usage: Usage | Pick<Usage, 'input_tokens' | 'output_tokens'>;
 }
 
 export function sendJson(res: ServerResponse, answer: WireAnswer): void {
@@ -114,16 +115,40 @@ export function writeFrames(res: ServerResponse, events: readonly { type: string
   return new Promise((resolve) => res.write(events.map(sseFrame).join(''), () => resolve()));
 }
 
+/**
+ * A server that streams slightly differently from the API (issue 18's table):
+ * `data:` lines without `event:` lines, a JSON body for a streaming request,
+ * or one kind of closing event left out.
+ */
+export type StreamQuirk =
+  'sse_data_only' | 'json_for_stream' | 'no_message_delta' | 'no_message_stop' | 'no_content_block_stop';
+
+/** How the normal answer is spoiled: cut, stalled, or streamed with a quirk. */
+export type Spoil = 'cut' | 'stall' | StreamQuirk | undefined;
+
+const LEFT_OUT: Partial<Record<StreamQuirk, WireStreamEvent['type']>> = {
+  no_message_delta: 'message_delta',
+  no_message_stop: 'message_stop',
+  no_content_block_stop: 'content_block_stop',
+};
+
+const dataOnlyFrame = (event: { type: string }): string => `data: ${JSON.stringify(event)}\n\n`;
+
 /** Streams the answer; a spoiled one stops at `cutPoint`, then drops the connection ('cut') or goes silent ('stall'). */
-export async function sendStream(
-  res: ServerResponse,
-  answer: WireAnswer,
-  spoil: 'cut' | 'stall' | undefined,
-): Promise<void> {
+export async function sendStream(res: ServerResponse, answer: WireAnswer, spoil: Spoil): Promise<void> {
+  if (spoil === 'json_for_stream') return sendJson(res, answer);
   const events = streamEventsOf(answer);
   startSse(res);
-  if (!spoil) {
-    await writeFrames(res, events);
+  if (spoil === 'sse_data_only') {
+    res.end(events.map(dataOnlyFrame).join(''));
+    return;
+  }
+  if (spoil !== 'cut' && spoil !== 'stall') {
+    const leftOut = spoil === undefined ? undefined : LEFT_OUT[spoil];
+    await writeFrames(
+      res,
+      events.filter((e) => e.type !== leftOut),
+    );
     res.end();
     return;
   }

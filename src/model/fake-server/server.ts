@@ -12,6 +12,7 @@ import { ScriptedModel } from '../scripted/scripted-model.js';
 import type { ScriptInput } from '../scripted/schema.js';
 import { estimateTokens } from '../usage.js';
 import { apiErrorOf, sendApiError } from './api-errors.js';
+import { bearerOnly, compatibleUsage, sendModelList, withoutThinking } from './compatible.js';
 import { applyFault, FaultQueue, type Spoil } from './faults.js';
 import { PromptCache } from './prompt-cache.js';
 import { sendJson, sendStream, type WireAnswer } from './respond.js';
@@ -39,10 +40,12 @@ class FakeServer implements FakeAnthropicServer {
   readonly #faults = new FaultQueue();
   readonly #cache = new PromptCache();
   readonly #apiKey: string;
+  readonly #compatible: boolean;
   readonly #server: Server;
 
   constructor(options: FakeServerOptions) {
     this.#apiKey = options.apiKey ?? 'test-key';
+    this.#compatible = options.compatible ?? false;
     if (options.script) this.setScript(options.script);
     this.#faults.push(options.faults ?? []);
     this.#server = createServer((req, res) => void this.#handle(req, res).catch(() => res.destroy()));
@@ -133,18 +136,18 @@ class FakeServer implements FakeAnthropicServer {
       sendApiError(res, apiErrorOf('auth'));
       return 'unauthorized';
     }
-    const model = {
-      type: 'model',
-      id: 'claude-fake',
-      display_name: 'Fake',
-      created_at: '2026-01-01T00:00:00Z',
-    };
+    if (this.#compatible) {
+      sendModelList(res, ['local-model']);
+      return 'models';
+    }
+    const model = { type: 'model', id: 'claude-fake', display_name: 'Fake', created_at: '2026-01-01T00:00:00Z' };
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ data: [model], has_more: false, first_id: model.id, last_id: model.id }));
     return 'models';
   }
 
   #authorized(req: IncomingMessage): boolean {
+    if (this.#compatible) return bearerOnly(req, this.#apiKey);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     return bearer === this.#apiKey || req.headers['x-api-key'] === this.#apiKey;
   }
@@ -184,6 +187,10 @@ class FakeServer implements FakeAnthropicServer {
       ...answer.usage,
     };
     const id = `msg_fake_${randomBytes(8).toString('hex')}`;
+    if (this.#compatible) {
+      const content = withoutThinking(answer.content);
+      return { id, model: body.model, content, stopReason: answer.stopReason, usage: compatibleUsage(usage) };
+    }
     return { id, model: body.model, content: answer.content, stopReason: answer.stopReason, usage };
   }
 }

@@ -37,8 +37,22 @@ export type Fault = { match?: FaultMatch } &
     | { kind: 'slow_first_byte'; delayMs: number }
     /** 400 invalid_request_error "prompt is too long: …". */
     | { kind: 'prompt_too_long' }
-    /** 401 authentication_error, as for a refused key (the lead pauses the team). */
-    | { kind: 'auth' }
+    /** 401 authentication_error, as for a refused key (the lead pauses the team); `status: 403` for permission_error. */
+    | { kind: 'auth'; status?: 401 | 403 }
+    /**
+     * Answers a streaming request the way some servers do (the answer is used up;
+     * a non-streaming request is answered normally): `data:` lines with no
+     * `event:` lines, a JSON body, or the stream without its `message_delta`,
+     * its `message_stop` or its `content_block_stop`s.
+     */
+    | {
+        kind:
+          | 'sse_data_only'
+          | 'json_for_stream'
+          | 'no_message_delta'
+          | 'no_message_stop'
+          | 'no_content_block_stop';
+      }
   );
 
 /**
@@ -82,6 +96,12 @@ export interface FakeServerOptions {
   faults?: Fault[];
   /** Accepted key (Bearer or x-api-key). Default `test-key`. */
   apiKey?: string;
+  /**
+   * Behave like an Anthropic-compatible endpoint (Ollama, llama.cpp, vLLM,
+   * LiteLLM; see compatible.ts): Bearer token only, no cache accounting, no
+   * thinking, an OpenAI-style `/v1/models`.
+   */
+  compatible?: boolean;
 }
 
 export interface FakeAnthropicServer extends AsyncDisposable {
