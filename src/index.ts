@@ -49,6 +49,7 @@ export * from './store/cron/index.js';
 export { TeamConfigSchema } from './config/schema.js';
 export type { TeamConfig } from './config/schema.js';
 export { loadConfig, rosterOf, writeDefaultConfig } from './config/load.js';
+export { OptionsError } from './config/options.js';
 
 // ── Models ──────────────────────────────────────────────────────────────────
 export * from './model/index.js';
