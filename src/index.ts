@@ -75,3 +75,6 @@ export { ManualClock, systemClock } from './cron/clock.js';
 export { Worktrees } from './git/worktrees.js';
 export { MergeQueue } from './git/merge-queue.js';
 export { costReport } from './observe/cost.js';
+
+// ── The team API (a team manager and teammate runners over the same files) ──
+export * from './team-api/index.js';

@@ -71,6 +71,8 @@ export const WorkerDataSchema = z.object({
   modelViaLead: z.boolean(),
   restarts: z.number(),
   idleRecheckMs: z.number().optional(),
+  /** Send the runtime's events to the lead (`agent_event`): set by the library's team API, off for the daemon. */
+  forwardEvents: z.boolean().default(false),
   /** The lead's task index when the worker was started; later changes come as `tasks` messages. */
   tasks: z.array(SharedTaskSchema).default([]),
 });
@@ -110,6 +112,8 @@ export type TaskChanges = z.infer<typeof TaskChangesSchema>;
 export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: TeammateStateSchema, task: z.string().nullable() }),
   z.object({ type: z.literal('event'), event: z.record(z.string(), z.unknown()) }),
+  /** One event of the teammate's runtime (an `AgentEvent`), when `forwardEvents` is on. */
+  z.object({ type: z.literal('agent_event'), event: z.record(z.string(), z.unknown()) }),
   /**
    * A model call, its tools by reference: `toolIds` name definitions sent in
    * `newTools` by this or an earlier call of the same worker (`resetTools`

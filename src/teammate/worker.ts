@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     model,
     hooks: hooks.settings,
     idleRecheckMs: data.idleRecheckMs,
+    onAgentEvent: data.forwardEvents ? (e) => post({ type: 'agent_event', event: e as unknown as Record<string, unknown> }) : undefined,
     log: (e, at) => events.append(e, at),
     onState: (state, task) => post({ type: 'state', state, task }),
     requestWorktree: (taskId) =>
