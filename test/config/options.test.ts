@@ -68,3 +68,10 @@ describe('createModelClient options', () => {
     await expect(createModelClient('claude-sonnet-4-5', { apikey: 'x' } as never)).rejects.toThrow('apikey: unknown option');
   });
 });
+
+describe('ScriptedModel script', () => {
+  test('a bad step names its field', () => {
+    const err = thrown(() => new ScriptedModel({ steps: [{ content: 42 }] } as never));
+    expect(err.message).toMatch(/^ScriptedModel script: steps\.0\.content: /);
+  });
+});
