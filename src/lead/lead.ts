@@ -173,8 +173,8 @@ export class Lead {
 
   /**
    * A teammate that is not in the config, started now (the library's
-   * `createTeammate`). For this run only: `.team/config.json` is unchanged,
-   * and teammates started before it do not know it as a recipient.
+   * `createTeammate`). For this run only: `.team/config.json` is unchanged;
+   * the running teammates are told, so they can mail it.
    */
   async addTeammate(teammate: TeammateConfig): Promise<Outcome<void>> {
     const name = teammate.name;
@@ -192,6 +192,7 @@ export class Lead {
       return { ok: false, error: `name: the team already has a teammate "${name}" (or is stopping)` };
     this.config.teammates.push(teammate);
     this.roster.push(name);
+    this.pool.broadcast({ type: 'teammate_added', teammate });
     this.pool.add(name, this.config);
     return { ok: true, value: undefined };
   }

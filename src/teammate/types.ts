@@ -89,6 +89,8 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('tasks'), json: z.string() }),
   z.object({ type: z.literal('stop'), reason: z.string() }),
+  /** A teammate joined at run time (the library's `createTeammate`): a recipient from now on. */
+  z.object({ type: z.literal('teammate_added'), teammate: TeammateConfigSchema }),
   /** The lead's watchdog: a worker whose event loop is alive answers `pong`. */
   z.object({ type: z.literal('ping') }),
   /** Stream events of one model call, in order (those of one event-loop turn of the lead together). */

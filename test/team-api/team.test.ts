@@ -90,6 +90,27 @@ describe('Team', () => {
     expect(all.some((e) => e.type === 'task_completed' && e.agent === 'bob')).toBe(true);
   });
 
+  test('a teammate created later is a recipient for the ones already running', async () => {
+    repo = makeTeamRepo({
+      script: genericTaskScript([
+        { name: 'relay', conversation: 'You have new messages', match: 'tell bob', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'send_message', input: { to: 'bob', content: 'hi bob' } }] },
+        { name: 'relayed', conversation: 'You have new messages', afterTool: 'send_message', times: 'always', content: [{ type: 'text', text: 'Told bob.' }] },
+        { name: 'greeted', conversation: 'You have new messages', match: 'hi bob', times: 'always', content: [{ type: 'text', text: 'Hi ann.' }] },
+      ]),
+      config: { teammates: [], worktrees: { mode: 'off' } },
+    });
+    await using team = await open(repo);
+    const ann = team.createTeammate({ name: 'ann' }).run('first note for ann');
+    await readUntil(ann, isResult);
+    const bob = team.createTeammate({ name: 'bob' }).run();
+    const bobEvents = team.events();
+    await waitForEvent(bobEvents, (e) => e.type === 'teammate_state' && e.agent === 'bob' && e.state === 'idle');
+    await team.send('ann', 'Please tell bob hello');
+    const annMail = await readUntil(ann, isResult);
+    expect(annMail.at(-1)).toMatchObject({ result: 'Told bob.' });
+    expect((await readUntil(bob, isResult)).at(-1)).toMatchObject({ result: 'Hi ann.' });
+  });
+
   test('bad options and configs are refused by name', async () => {
     await expect(Team.open(teamRepo().dir, { teammates: -1 })).rejects.toThrow('Team.open options: teammates: ');
     await expect(Team.open(repo!.dir, { config: { review: 'never' as 'auto' } })).rejects.toThrow(
