@@ -49,6 +49,7 @@ export * from './store/cron/index.js';
 export { TeamConfigSchema } from './config/schema.js';
 export type { TeamConfig } from './config/schema.js';
 export { loadConfig, rosterOf, writeDefaultConfig } from './config/load.js';
+export { OptionsError } from './config/options.js';
 
 // ── Models ──────────────────────────────────────────────────────────────────
 export * from './model/index.js';
@@ -74,3 +75,6 @@ export { ManualClock, systemClock } from './cron/clock.js';
 export { Worktrees } from './git/worktrees.js';
 export { MergeQueue } from './git/merge-queue.js';
 export { costReport } from './observe/cost.js';
+
+// ── The team API (a team manager and teammate runners over the same files) ──
+export * from './team-api/index.js';

@@ -7,7 +7,9 @@ export {
   DEFAULT_MAX_TURNS,
   DEFAULT_PERMISSION_POLICY,
   DEFAULT_SYSTEM_PROMPT,
+  AgentRuntimeOptionsSchema,
   type AgentRuntimeOptions,
+  type ResolvedRuntimeOptions,
 } from './options.js';
 export type { QueuedInput } from './input-queue.js';
 export type { AgentEvent, EventBase, PermissionDenial, ResultEvent, ResultSubtype } from './types.js';

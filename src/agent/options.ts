@@ -11,66 +11,84 @@ import type { McpLoadOptions } from './mcp/types.js';
 import type { MemoryOptions } from './memory/types.js';
 import type { SubagentOptions } from './subagents/types.js';
 import type { CanUseTool, PermissionPolicy } from './permissions/types.js';
+import { z } from 'zod';
+import { PermissionPolicySchema } from '../config/schema.js';
+import { fn, objectOf, parseOptions, withMethods } from '../config/options.js';
 import type { AgentEvent } from './types.js';
 
-export interface AgentRuntimeOptions {
-  model: ModelClient;
+/**
+ * The options of an `AgentRuntime`, validated when it is built: a wrong
+ * option throws an `OptionsError` naming it (`permissionPolicy.defaultMode:
+ * expected one of …`). Unknown options are refused, so a misspelt one is not
+ * silently ignored. The types below are inferred from this schema.
+ */
+export const AgentRuntimeOptionsSchema = z.strictObject({
+  model: withMethods<ModelClient>('a ModelClient, e.g. from createModelClient()', ['stream']),
   /** The agent's root: tools never leave it. Also the hooks' cwd. */
-  cwd: string;
+  cwd: z.string().min(1, 'expected a directory path'),
   /** Defaults to `builtinTools()`. */
-  tools?: AnyTool[];
+  tools: z.array(withMethods<AnyTool>('a tool, e.g. from defineTool()', ['run', 'isReadOnly'])).optional(),
   /** Replaces the default system prompt. */
-  systemPrompt?: string;
+  systemPrompt: z.string().optional(),
   /** Added after the system prompt (default or given). */
-  appendSystemPrompt?: string;
+  appendSystemPrompt: z.string().optional(),
   /** Who this agent is: scripted models match rules by it; `agent` when alone. */
-  agentName?: string;
+  agentName: z.string().min(1).optional(),
   /** Model calls per run before `error_max_turns`; default 16. */
-  maxTurns?: number;
+  maxTurns: z.number().int().positive().optional(),
   /** Spending per run (one `submitMessage`) before `error_max_budget_usd`. */
-  maxBudgetUsd?: number;
+  maxBudgetUsd: z.number().positive().optional(),
   /** Output tokens per model call; default: the model's maximum output (src/model/models.ts). */
-  maxTokens?: number;
+  maxTokens: z.number().int().positive().optional(),
   /** Extended thinking and effort for every model call of the run. */
-  thinking?: ThinkingOptions;
-  /** Default: `acceptEdits` with no rules. */
-  permissionPolicy?: PermissionPolicy;
+  thinking: objectOf<ThinkingOptions>('thinking options ({ thinking?, thinkingBudget?, effort? })').optional(),
+  /** Default: `acceptEdits` with no rules; `allow`, `deny` and `ask` default to none. */
+  permissionPolicy: PermissionPolicySchema.optional(),
   /** Asked when the policy says `ask`; without it, an ask is a deny. */
-  canUseTool?: CanUseTool;
-  hooks?: HookRunner;
+  canUseTool: fn<CanUseTool>('toolName, input, opts → a decision').optional(),
+  hooks: withMethods<HookRunner>('a HookRunner, e.g. from createHookRunner()', ['run']).optional(),
   /** Blocking Stop hooks may send the agent back to work this many times per run; default 8 (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`). */
-  maxStopHookBlocks?: number;
+  maxStopHookBlocks: z.number().int().nonnegative().optional(),
   /** A subagent's role name: `agent_type` in its hook payloads and the SubagentStop matcher. */
-  agentType?: string;
+  agentType: z.string().min(1).optional(),
   /** A subagent's hooks speak of the parent's session (Claude Code's rule); its own transcript is `agent_transcript_path`. */
-  parentHookSession?: { session_id: string; transcript_path: string };
+  parentHookSession: z.object({ session_id: z.string(), transcript_path: z.string() }).optional(),
   /** A new random id when absent. Sanitised before use as a file name. */
-  sessionId?: string;
+  sessionId: z.string().optional(),
   /** Continue the conversation saved under this session id (needs `transcriptDir`). */
-  resume?: string;
+  resume: z.string().optional(),
   /** What started this runtime (a subagent's tool_use id, a teammate's session); null at the top. */
-  parentId?: string | null;
+  parentId: z.string().nullable().optional(),
   /** 0 for a top-level agent, 1 for a subagent. */
-  depth?: number;
+  depth: z.number().int().nonnegative().optional(),
   /** Where `<session>.jsonl` transcripts go; none are written when absent. */
-  transcriptDir?: string;
+  transcriptDir: z.string().optional(),
   /** Price overrides (USD per million tokens, by model name or prefix), as in `.team/config.json`. */
-  prices?: PriceOverrides;
+  prices: objectOf<PriceOverrides>('model name → { input, output, cacheRead?, cacheWrite? }').optional(),
   /** Passed to every tool as `ctx.services`. */
-  services?: Record<string, unknown>;
+  services: z.record(z.string(), z.unknown()).optional(),
   /** Called with every event, in order, before it is yielded (a subagent's events too, with its `parent_id` and `depth`). */
-  onEvent?: (event: AgentEvent) => void;
+  onEvent: fn<(event: AgentEvent) => void>('event → void').optional(),
   /** The agent's role, stated in the session context at the start and again after every compaction. */
-  role?: string;
+  role: z.string().optional(),
   /** Session context, tool-result trimming, compaction and recovery (src/agent/context/types.ts); on by default. */
-  context?: Partial<ContextOptions>;
+  context: objectOf<Partial<ContextOptions>>('context options').optional(),
   /** Gives a top-level agent the `task` tool (src/agent/subagents/types.ts); off when absent. */
-  subagents?: SubagentOptions;
+  subagents: objectOf<SubagentOptions>('subagent options').optional(),
   /** `.memory/`: the memory tools and the index in the session context (src/agent/memory/types.ts); off when absent. */
-  memory?: MemoryOptions;
+  memory: objectOf<MemoryOptions>('memory options').optional(),
   /** MCP servers (src/agent/mcp/types.ts): `true` for `.mcp.json` of the project root, or `loadMcpTools` options; off when absent. */
-  mcp?: boolean | McpLoadOptions;
-}
+  mcp: z.union([z.boolean(), objectOf<McpLoadOptions>('loadMcpTools options')]).optional(),
+});
+
+/** What a program passes to `new AgentRuntime(…)`. Only `model` and `cwd` are required. */
+export type AgentRuntimeOptions = z.input<typeof AgentRuntimeOptionsSchema>;
+/** The options after validation (the permission policy filled in). */
+export type ResolvedRuntimeOptions = z.output<typeof AgentRuntimeOptionsSchema>;
+
+/** Validates a runtime's options; throws an `OptionsError` naming every bad one. */
+export const parseRuntimeOptions = (options: unknown): ResolvedRuntimeOptions =>
+  parseOptions('AgentRuntime options', AgentRuntimeOptionsSchema, options);
 
 export const DEFAULT_MAX_TURNS = 16;
 /** What a call asks for when nothing is configured and the model is unknown to the caller (kept for callers; model clients default to the model table). */

@@ -12,7 +12,7 @@ import type { Conversation } from './conversation.js';
 import type { StampEvent } from './events.js';
 import type { InputQueue } from './input-queue.js';
 import * as defaults from './options.js';
-import type { AgentRuntimeOptions } from './options.js';
+import type { ResolvedRuntimeOptions } from './options.js';
 import { createPermissionGate } from './permissions/index.js';
 import { noticingRunner, stopHookBlockCap } from './hook-calls.js';
 import type { RunStats } from './run-stats.js';
@@ -50,7 +50,7 @@ export interface RunContext {
 
 /** What the runtime hands over to build a run's context. */
 export interface RunParts {
-  options: AgentRuntimeOptions;
+  options: ResolvedRuntimeOptions;
   conversation: Conversation;
   queue: InputQueue;
   stamp: StampEvent;

@@ -20,7 +20,7 @@ import { Conversation } from './conversation.js';
 import { eventStamper, type StampEvent } from './events.js';
 import { InputQueue, type QueuedInput } from './input-queue.js';
 import { runLoop } from './loop.js';
-import type { AgentRuntimeOptions } from './options.js';
+import { parseRuntimeOptions, type AgentRuntimeOptions, type ResolvedRuntimeOptions } from './options.js';
 import { buildRunContext } from './run-context.js';
 import { RunStats } from './run-stats.js';
 import { loadTranscript, sanitizeSessionName, TranscriptWriter } from './transcript.js';
@@ -52,7 +52,12 @@ export class AgentRuntime {
   private hookTranscript: ClaudeTranscript | null = null;
   private closed = false;
 
-  constructor(private readonly options: AgentRuntimeOptions) {
+  private readonly options: ResolvedRuntimeOptions;
+
+  /** Throws an `OptionsError` (a TypeError naming the option and what it accepts) for a bad option. */
+  constructor(input: AgentRuntimeOptions) {
+    const options = parseRuntimeOptions(input);
+    this.options = options;
     const name = sanitizeSessionName(options.resume ?? options.sessionId ?? randomUUID());
     this.sessionId = name.ok ? name.value : randomUUID();
     if (!name.ok) this.prepared = Promise.resolve(name.error);

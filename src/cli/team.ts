@@ -10,6 +10,7 @@ import { runDemo } from '../demo/demo.js';
 import { Lead } from '../lead/lead.js';
 import { isAlive, runningLeadPid } from '../lead/pid-lock.js';
 import { MailboxStore } from '../store/mailbox/index.js';
+import { shutdownRequestMessage } from '../teammate/protocol.js';
 import { CHECKED_ENV, checkBeforeWork } from './before-work.js';
 import { fail } from './cli-error.js';
 import { printLine } from './output.js';
@@ -117,16 +118,10 @@ async function stop(teammate: string | undefined, options: DirOption & { reason?
 
 async function stopTeammate(repoRoot: string, name: string, reason: string): Promise<void> {
   const mailbox = new MailboxStore(repoRoot, { roster: await rosterFor(repoRoot) });
-  const requestId = `sd-${Date.now().toString(36)}`;
-  const sent = await mailbox.send({
-    from: 'user',
-    to: name,
-    type: 'shutdown_request',
-    content: `<shutdown_request from="user" request_id="${requestId}" reason="${reason.replace(/"/g, "'")}" />`,
-    metadata: { request_id: requestId, reason },
-  });
+  const request = shutdownRequestMessage('user', name, reason);
+  const sent = await mailbox.send(request);
   if (!sent.ok) fail(sent.error);
-  printLine(`asked ${name} to shut down (request ${requestId}); its answer arrives in: teamd inbox user`);
+  printLine(`asked ${name} to shut down (request ${request.metadata.request_id}); its answer arrives in: teamd inbox user`);
 }
 
 async function demo(options: { dir?: string; model?: string; teammates?: string; record?: string }): Promise<void> {

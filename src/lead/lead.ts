@@ -9,7 +9,8 @@ import type { HookSettings } from '../hooks/types.js';
 import { stateProblems } from '../store/state-file.js';
 import type { Worker } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
-import type { TeamConfig } from '../config/schema.js';
+import type { TeamConfig, TeammateConfig } from '../config/schema.js';
+import type { AgentEvent } from '../agent/types.js';
 import { EventLog } from '../observe/event-log.js';
 import type { LoggedEvent, TeamEvent } from '../observe/types.js';
 import { MailboxStore } from '../store/mailbox/index.js';
@@ -35,6 +36,8 @@ import { ProcessGroups } from './process-groups.js';
 import { TaskShare } from './task-share.js';
 import { watchTeamFolders, type TeamWatcher, type WatchHit } from './watcher.js';
 
+const RESERVED_NAMES = new Set(['lead', 'user', 'any']);
+
 export interface LeadOptions extends ConfigOverrides {
   repoRoot: string;
   /** `--record <path>`: save the model's answers as a replayable script. */
@@ -46,10 +49,13 @@ export interface LeadOptions extends ConfigOverrides {
   holdTeammates?: boolean;
   /** Waits after consecutive model outages (default: pause.ts OUTAGE_BACKOFF_MS). */
   outageBackoffMs?: number[];
+  /** Teammates send their runtime's events (see `onAgentEvent`): the library's team API turns it on. */
+  forwardAgentEvents?: boolean;
 }
 
 export class Lead {
   private readonly listeners = new Set<(e: LoggedEvent) => void>();
+  private readonly agentListeners = new Set<(agent: string, e: AgentEvent) => void>();
   private watcher: TeamWatcher | null = null;
   private reaper: NodeJS.Timeout | null = null;
   private stopped: Promise<void> | null = null;
@@ -73,6 +79,8 @@ export class Lead {
     readonly tasks: TaskStore,
     readonly mailbox: MailboxStore,
     private readonly releasePid: () => void,
+    /** The mailbox's recipients (the same array): a teammate added at run time joins it. */
+    private readonly roster: string[],
     hooks: HookSettings = {},
   ) {
     this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
@@ -144,9 +152,10 @@ export class Lead {
     try {
       const config = resolved.config;
       const tasks = await TaskStore.open(options.repoRoot);
-      const mailbox = new MailboxStore(options.repoRoot, { roster: rosterOf(config) });
+      const roster = rosterOf(config);
+      const mailbox = new MailboxStore(options.repoRoot, { roster });
       const hooks = await loadHookSettings(options.repoRoot, config.hooks, { pluginDirs: config.plugins ?? [] });
-      const lead = new Lead(options, config, tasks, mailbox, lock.release, hooks.settings);
+      const lead = new Lead(options, config, tasks, mailbox, lock.release, roster, hooks.settings);
       for (const problem of hooks.problems) lead.log.append({ type: 'notice', agent: 'lead', message: `hooks: ${problem}` });
       if (options.onEvent) lead.listeners.add(options.onEvent);
       await lead.boot();
@@ -160,6 +169,44 @@ export class Lead {
   onEvent(fn: (e: LoggedEvent) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /** Every event of the teammates' runtimes (no token deltas); only with `forwardAgentEvents`. */
+  onAgentEvent(fn: (agent: string, e: AgentEvent) => void): () => void {
+    this.agentListeners.add(fn);
+    return () => this.agentListeners.delete(fn);
+  }
+
+  /**
+   * A teammate that is not in the config, started now (the library's
+   * `createTeammate`). For this run only: `.team/config.json` is unchanged;
+   * the running teammates are told, so they can mail it.
+   */
+  async addTeammate(teammate: TeammateConfig): Promise<Outcome<void>> {
+    const name = teammate.name;
+    if (this.stopped) return { ok: false, error: 'the team is stopping' };
+    if (RESERVED_NAMES.has(name)) return { ok: false, error: `name: "${name}" is a reserved name` };
+    if (this.config.teammates.some((t) => t.name === name))
+      return { ok: false, error: `name: the team already has a teammate "${name}"` };
+    const spec = modelOf(this.config, teammate, this.options.model);
+    try {
+      // on its own endpoint, when it names one (docs/MODELS.md)
+      if (this.models.viaLead(spec)) await this.models.prepare([modelUseOf(this.config, teammate, this.options.model)]);
+    } catch (err) {
+      return { ok: false, error: `model: ${(err as Error).message}` };
+    }
+    if (this.stopped || this.config.teammates.some((t) => t.name === name))
+      return { ok: false, error: `name: the team already has a teammate "${name}" (or is stopping)` };
+    this.config.teammates.push(teammate);
+    this.roster.push(name);
+    this.pool.broadcast({ type: 'teammate_added', teammate });
+    this.pool.add(name, this.config);
+    return { ok: true, value: undefined };
+  }
+
+  /** Stops one teammate for good (it is not restarted); resolves once its worker exited, false if it was not running. */
+  stopTeammate(name: string, reason = 'stop requested'): Promise<boolean> {
+    return this.pool.stopOne(name, reason);
   }
 
   /** Resolves with the first event (from now on) matching `pred`; rejects after `timeoutMs`. */
@@ -273,6 +320,7 @@ export class Lead {
   private onWorker(name: string, msg: FromWorker, worker: Worker): void {
     const reply = (m: ToWorker) => worker.postMessage(m);
     if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
+    else if (msg.type === 'agent_event') for (const fn of this.agentListeners) fn(name, msg.event as unknown as AgentEvent);
     else if (msg.type === 'model_call') this.models.host(this.modelUse(name)).call(worker, msg, name);
     else if (msg.type === 'model_abort') this.models.host(this.modelUse(name)).abort(msg.callId);
     else if (msg.type === 'worktree_request')
@@ -336,6 +384,7 @@ export class Lead {
       modelViaLead: this.models.viaLead(model),
       restarts,
       idleRecheckMs: this.options.idleRecheckMs,
+      forwardEvents: this.options.forwardAgentEvents ?? false,
       tasks: this.tasks.snapshot(),
     };
   }

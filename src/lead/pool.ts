@@ -131,6 +131,24 @@ export class TeammatePool {
     clearTimeout(timer);
   }
 
+  /** Starts one more teammate (the library's `createTeammate`); the watchdog runs from now on if it did not. */
+  add(name: string, team: TeamConfig): void {
+    this.spawn(name, 0);
+    if (!this.watchdog) this.startWatchdog(Math.max(2_000, 2 * team.leaseMs));
+  }
+
+  /** `retire`, then waits for the worker to exit; false when it was not running. */
+  async stopOne(name: string, reason: string): Promise<boolean> {
+    const m = this.members.get(name);
+    if (!m?.worker || m.state === 'stopped' || m.state === 'stopping') {
+      await m?.exited;
+      return false;
+    }
+    this.retire(name, reason);
+    await m.exited;
+    return true;
+  }
+
   /** Stops one teammate for good (budget reached): it is not restarted. */
   retire(name: string, reason: string): void {
     const m = this.members.get(name);

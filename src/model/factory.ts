@@ -5,26 +5,37 @@
  */
 import { resolve } from 'node:path';
 import { resolveEndpoint, sdkCredential, type EndpointSettings } from './credentials.js';
+import { z } from 'zod';
+import { objectOf, OptionsError, parseOptions } from '../config/options.js';
 import type { PriceOverrides } from './pricing.js';
 import type { ModelClient } from './types.js';
 
-export interface ModelClientOptions {
+/** The options of `createModelClient`, validated: a bad one throws an `OptionsError` naming it. */
+export const ModelClientOptionsSchema = z.strictObject({
   /** `--record <path>`: also save every answer to this script file. */
-  record?: string;
-  recordMode?: 'match' | 'ordered';
-  apiKey?: string;
-  baseURL?: string;
+  record: z.string().min(1).optional(),
+  recordMode: z.enum(['match', 'ordered']).optional(),
+  apiKey: z.string().optional(),
+  baseURL: z.url().optional(),
   /** Base URL and the variable holding the credential (read from the environment now); explicit apiKey/baseURL win. */
-  endpoint?: EndpointSettings;
+  endpoint: objectOf<EndpointSettings>('{ baseURL?, tokenEnv?, apiKeyEnv? }').optional(),
   /** The team's `retry` settings. */
-  retry?: { maxRetries?: number; capMs?: number; baseDelayMs?: number; maxDelayMs?: number };
+  retry: z
+    .strictObject({
+      maxRetries: z.number().int().nonnegative().optional(),
+      capMs: z.number().int().positive().optional(),
+      baseDelayMs: z.number().int().nonnegative().optional(),
+      maxDelayMs: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
   /** An upper bound on max_tokens per call. */
-  maxTokens?: number;
-  fallbackModel?: string;
-  prices?: PriceOverrides;
+  maxTokens: z.number().int().positive().optional(),
+  fallbackModel: z.string().min(1).optional(),
+  prices: objectOf<PriceOverrides>('model name → { input, output, cacheRead?, cacheWrite? }').optional(),
   /** Relative script and record paths resolve against this (default: the process cwd). */
-  cwd?: string;
-}
+  cwd: z.string().min(1).optional(),
+});
+export type ModelClientOptions = z.input<typeof ModelClientOptionsSchema>;
 
 export const SCRIPTED_PREFIX = 'scripted:';
 
@@ -35,8 +46,11 @@ export const SCRIPTED_PREFIX = 'scripted:';
  */
 export async function createModelClient(
   spec: string,
-  options: ModelClientOptions = {},
+  given: ModelClientOptions = {},
 ): Promise<ModelClient> {
+  if (typeof spec !== 'string' || spec === '')
+    throw new OptionsError('createModelClient', ['spec: expected a model name or "scripted:<path>"']);
+  const options = parseOptions('createModelClient options', ModelClientOptionsSchema, given);
   const cwd = options.cwd ?? process.cwd();
   const client = spec.startsWith(SCRIPTED_PREFIX)
     ? await scriptedClient(spec, cwd)

@@ -34,7 +34,7 @@ export {
 } from './pricing.js';
 export { addUsage, usageOf } from './usage.js';
 export { RecordingModel, type RecordingOptions } from './recording.js';
-export { SCRIPTED_PREFIX, createModelClient, type ModelClientOptions } from './factory.js';
+export { SCRIPTED_PREFIX, createModelClient, ModelClientOptionsSchema, type ModelClientOptions } from './factory.js';
 export { ScriptedModel, type ScriptedModelOptions } from './scripted/scripted-model.js';
 export {
   ScriptPlayer,

@@ -92,6 +92,16 @@ export function controlOf(msg: Message): Control | null {
   }
 }
 
+/**
+ * A shutdown request from `from` to `to`, as `send` takes it: typed, with the
+ * same request in text form in its content (what a model reads, and what an
+ * ordinary message carrying `<shutdown_request …/>` means too).
+ */
+export function shutdownRequestMessage(from: string, to: string, reason: string, requestId = `sd-${Date.now().toString(36)}`) {
+  const content = formatControl({ kind: 'shutdown_request', from, requestId, reason: reason.replace(/"/g, "'") });
+  return { from, to, type: 'shutdown_request' as const, content, metadata: { request_id: requestId, reason } };
+}
+
 export const formatControl = (c: Control): string => {
   switch (c.kind) {
     case 'shutdown_request':

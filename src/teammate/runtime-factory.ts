@@ -68,6 +68,16 @@ export interface RuntimeSpec {
   onEvent: (e: AgentEvent) => void;
 }
 
+/** The runtime's events, also handed to the lead when it asked for them (the library's team API); never the token deltas. */
+function forwarding(host: TeammateHost, onEvent: (e: AgentEvent) => void): (e: AgentEvent) => void {
+  const forward = host.deps.onAgentEvent;
+  if (!forward) return onEvent;
+  return (e) => {
+    onEvent(e);
+    if (e.type !== 'stream_event') forward(e);
+  };
+}
+
 export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): AgentRuntime {
   const { data, tasks, mailbox } = host.deps;
   const cfg = data.teammate;
@@ -104,7 +114,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     depth: 0,
     transcriptDir: transcriptsDir(data.repoRoot, host.name),
     prices: data.team.prices,
-    onEvent: spec.onEvent,
+    onEvent: forwarding(host, spec.onEvent),
     role: cfg.role,
     subagents: {},
     memory: {},

@@ -4,6 +4,7 @@
  * (⇄ waiting for an approval) → stopping → stopped. The lead only ever says
  * "look now" (`wake`); what to do is always read from the files.
  */
+import type { AgentEvent } from '../agent/types.js';
 import type { HookSettings } from '../hooks/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { TeamEvent } from '../observe/types.js';
@@ -36,6 +37,8 @@ export interface TeammateDeps {
   requestWorktree: (taskId: string) => Promise<WorktreeGrant>;
   log: (e: TeamEvent, at?: Date) => void;
   onState: (state: TeammateState, task: string | null) => void;
+  /** Every event of this teammate's runtimes, when the lead asked for them (`forwardEvents`). */
+  onAgentEvent?: (e: AgentEvent) => void;
   /** Fallback re-check while idle, in case a wake was missed (files stay the truth). */
   idleRecheckMs?: number;
 }

@@ -71,6 +71,8 @@ export const WorkerDataSchema = z.object({
   modelViaLead: z.boolean(),
   restarts: z.number(),
   idleRecheckMs: z.number().optional(),
+  /** Send the runtime's events to the lead (`agent_event`): set by the library's team API, off for the daemon. */
+  forwardEvents: z.boolean().default(false),
   /** The lead's task index when the worker was started; later changes come as `tasks` messages. */
   tasks: z.array(SharedTaskSchema).default([]),
 });
@@ -87,6 +89,8 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('tasks'), json: z.string() }),
   z.object({ type: z.literal('stop'), reason: z.string() }),
+  /** A teammate joined at run time (the library's `createTeammate`): a recipient from now on. */
+  z.object({ type: z.literal('teammate_added'), teammate: TeammateConfigSchema }),
   /** The lead's watchdog: a worker whose event loop is alive answers `pong`. */
   z.object({ type: z.literal('ping') }),
   /** Stream events of one model call, in order (those of one event-loop turn of the lead together). */
@@ -110,6 +114,8 @@ export type TaskChanges = z.infer<typeof TaskChangesSchema>;
 export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: TeammateStateSchema, task: z.string().nullable() }),
   z.object({ type: z.literal('event'), event: z.record(z.string(), z.unknown()) }),
+  /** One event of the teammate's runtime (an `AgentEvent`), when `forwardEvents` is on. */
+  z.object({ type: z.literal('agent_event'), event: z.record(z.string(), z.unknown()) }),
   /**
    * A model call, its tools by reference: `toolIds` name definitions sent in
    * `newTools` by this or an earlier call of the same worker (`resetTools`

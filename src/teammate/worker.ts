@@ -33,7 +33,8 @@ async function modelFor(data: WorkerData): Promise<ModelClient> {
 async function main(): Promise<void> {
   const data = WorkerDataSchema.parse(workerData);
   const tasks = TaskStore.fromSnapshot(data.repoRoot, data.tasks);
-  const mailbox = new MailboxStore(data.repoRoot, { roster: rosterOf(data.team) });
+  const roster = rosterOf(data.team);
+  const mailbox = new MailboxStore(data.repoRoot, { roster });
   const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));
   const model = await modelFor(data);
   if (!data.model.startsWith(SCRIPTED_PREFIX))
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     model,
     hooks: hooks.settings,
     idleRecheckMs: data.idleRecheckMs,
+    onAgentEvent: data.forwardEvents ? (e) => post({ type: 'agent_event', event: e as unknown as Record<string, unknown> }) : undefined,
     log: (e, at) => events.append(e, at),
     onState: (state, task) => post({ type: 'state', state, task }),
     requestWorktree: (taskId) =>
@@ -71,6 +73,10 @@ async function main(): Promise<void> {
       for (const t of changes?.updated ?? []) teammate.taskChanged(t.id, tasks.get(t.id)?.status ?? t.status);
     } else if (m.type === 'stop') teammate.stop(m.reason);
     else if (m.type === 'ping') post({ type: 'pong' });
+    else if (m.type === 'teammate_added' && !roster.includes(m.teammate.name)) {
+      data.team.teammates.push(m.teammate); // the next runtime's roster and system prompt name it
+      roster.push(m.teammate.name);
+    }
     else if (m.type === 'model_events' && model instanceof IpcModelClient) model.receive(m.callId, m.events as ModelStreamEvent[]);
     else if (m.type === 'worktree_ready') {
       worktrees.get(m.requestId)?.({ ok: m.ok, path: m.path, branch: m.branch, error: m.error });

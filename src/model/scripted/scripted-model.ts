@@ -21,6 +21,7 @@ import { modelError } from '../errors.js';
 import { blockEvents } from './answer-events.js';
 import { loadScript } from './load.js';
 import { ScriptPlayer, type ResolvedAnswer, type ScriptReport } from './player.js';
+import { parseOptions } from '../../config/options.js';
 import { ScriptSchema, type Script, type ScriptInput } from './schema.js';
 import { toolCallProblem } from './tool-check.js';
 
@@ -53,10 +54,10 @@ export class ScriptedModel implements ModelClient {
   readonly #checkTools: boolean;
   readonly #cache: PromptCache | undefined;
 
-  /** Throws (a programmer error) when `script` is invalid; use `fromFile` for user files. */
+  /** Throws an `OptionsError` naming the field when `script` is invalid (a programmer error); use `fromFile` for user files. */
   constructor(script: Script | ScriptInput, options: ScriptedModelOptions = {}) {
     const source = options.source ?? 'script';
-    this.player = new ScriptPlayer(ScriptSchema.parse(script), source);
+    this.player = new ScriptPlayer(parseOptions('ScriptedModel script', ScriptSchema, script), source);
     this.model = options.model ?? `scripted:${source}`;
     this.#checkTools = options.checkTools ?? false;
     this.#cache = (options.promptCache ?? true) ? new PromptCache() : undefined;

@@ -23,6 +23,19 @@ type JobRead =
 export class CronStore {
   private readonly paths: TeamPaths;
   private readonly inMemory = new Map<string, CronJob>();
+  /** Set by `CronStore.inMemory()`: durable jobs are kept in memory too, and no file is touched. */
+  private memoryOnly = false;
+
+  /**
+   * A store that keeps every job in memory, durable or not, with the same
+   * checks: for tests and embedding. NOT crash-safe (a durable job is gone
+   * with the process) and never what the CLI or the daemon use.
+   */
+  static inMemory(options: CronStoreOptions = {}): CronStore {
+    const store = new CronStore('/teamd-memory', options);
+    store.memoryOnly = true;
+    return store;
+  }
 
   constructor(
     repoRoot: string,
@@ -38,7 +51,7 @@ export class CronStore {
     const job = CronJobSchema.parse({ ...fields, id, createdAt: this.now().toISOString() });
     const checked = this.checkJob(job);
     if (!checked.ok) return checked;
-    if (!job.durable) return this.addInMemory(job);
+    if (!job.durable || this.memoryOnly) return this.addInMemory(job);
     const file = fileFor(this.paths.cron, id);
     if (!file.ok) return file;
     return this.locked(file.value, async (fence) => {
@@ -53,7 +66,7 @@ export class CronStore {
   async list(): Promise<{ jobs: CronJob[]; problems: FileProblem[] }> {
     const jobs: CronJob[] = [];
     const problems: FileProblem[] = [];
-    for (const stem of await listStems(this.paths.cron, '.json')) {
+    for (const stem of this.memoryOnly ? [] : await listStems(this.paths.cron, '.json')) {
       const read = await this.read(stem);
       if (read.kind === 'ok') jobs.push(read.job);
       else if (read.kind === 'invalid') problems.push(...read.problems);
@@ -64,7 +77,7 @@ export class CronStore {
 
   async get(id: string): Promise<CronJob | undefined> {
     const memory = this.inMemory.get(id);
-    if (memory) return memory;
+    if (memory || this.memoryOnly) return memory;
     const read = await this.read(id);
     return read.kind === 'ok' ? read.job : undefined;
   }
@@ -75,6 +88,7 @@ export class CronStore {
       this.inMemory.delete(id);
       return { ok: true, value: memory };
     }
+    if (this.memoryOnly) return { ok: false, error: `no cron job "${id}"` };
     const file = fileFor(this.paths.cron, id);
     if (!file.ok) return file;
     return this.locked(file.value, async (fence) => {
@@ -102,6 +116,7 @@ export class CronStore {
     };
     const memory = this.inMemory.get(id);
     if (memory) return this.updateInMemory(memory, apply);
+    if (this.memoryOnly) return { ok: false, error: `no cron job "${id}"` };
     return this.updateFile(id, apply);
   }
 

@@ -1,15 +1,15 @@
 import { relative } from 'node:path';
 import { listStems } from '../folder.js';
-import { newId } from '../ids.js';
 import { tryWithLock, type Fence } from '../lock.js';
 import { fileFor, invalidIdReason, teamPaths, type TeamPaths } from '../paths.js';
-import { describeInputError, formatProblem } from '../problems.js';
+import { formatProblem } from '../problems.js';
 import type { FileProblem, Message, Outcome } from '../types.js';
 import { appendArchive, readArchive } from './archive.js';
 import { readInbox, withoutDelivery, writeInbox } from './inbox-file.js';
 import { readSpool, removeSpooled, spoolNames, spoolOwner, writeSpooled, type Spooled } from './spool.js';
 import type { MailboxStoreOptions, SendInput } from './types.js';
-import { SendInputSchema } from './types.js';
+import { composeMessage } from './compose.js';
+import { clearInbox, dequeueOne, listUnread, markOneRead } from './design-names.js';
 
 type InboxChange<T> = (messages: Message[]) => Promise<{ messages?: Message[]; value: T }>;
 
@@ -60,22 +60,24 @@ export class MailboxStore {
   }
 
   private compose(input: SendInput): Outcome<Message> {
-    const parsed = SendInputSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, error: describeInputError(parsed.error) };
-    const roster = this.options.roster;
-    if (roster && !roster.includes(parsed.data.to)) {
-      return { ok: false, error: `unknown recipient "${parsed.data.to}"; valid: ${roster.join(', ')}` };
-    }
-    return {
-      ok: true,
-      value: {
-        id: newId('m'),
-        ...parsed.data,
-        type: parsed.data.type ?? 'message',
-        metadata: parsed.data.metadata ?? {},
-        ts: this.now().toISOString(),
-      },
-    };
+    return composeMessage(input, this.options.roster, this.now());
+  }
+
+  /** The design's names (see design-names.ts): one message at a time, archived in one step. */
+  dequeue(agent: string): Promise<Message | undefined> {
+    return dequeueOne(this, agent);
+  }
+
+  list(agent: string): Promise<Message[]> {
+    return listUnread(this, agent);
+  }
+
+  markRead(agent: string, id: string): Promise<boolean> {
+    return markOneRead(this, agent, id);
+  }
+
+  clear(agent: string): Promise<number> {
+    return clearInbox(this, agent);
   }
 
   /** The inbox as it is (unread and delivering, then the mail still in the spool), without changing it. */

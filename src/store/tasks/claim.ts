@@ -3,13 +3,13 @@ import { describeInputError } from '../problems.js';
 import type { Task } from '../types.js';
 import { AgentNameSchema } from '../types.js';
 import { claimTask } from './lifecycle.js';
-import type { TaskFiles } from './task-files.js';
+import type { TaskBackend } from './task-files.js';
 import type { TaskIndex } from './task-index.js';
 import { refused, type TaskResultOf, type TaskWriter } from './task-writer.js';
 
 /** What claiming needs from the store. */
 export interface ClaimContext {
-  files: TaskFiles;
+  files: TaskBackend;
   index: TaskIndex;
   writer: TaskWriter;
   now: () => Date;

@@ -6,7 +6,8 @@ import type { FileProblem, Outcome, Task, TaskResult } from '../types.js';
 import { claimFirstReady, claimOne, type ClaimContext } from './claim.js';
 import { cycleThrough } from './graph.js';
 import * as life from './lifecycle.js';
-import { TaskFiles, type TaskRead } from './task-files.js';
+import { TaskFiles, type TaskBackend, type TaskRead } from './task-files.js';
+import { MemoryTaskFiles } from './memory-files.js';
 import { TaskIndex, type TaskChangeNotice } from './task-index.js';
 import { taskProblems } from './task-problems.js';
 import { TaskWriter, type TaskChange, type TaskResultOf } from './task-writer.js';
@@ -31,7 +32,7 @@ export class TaskStore {
   private readonly claims: ClaimContext;
 
   private constructor(
-    private readonly files: TaskFiles,
+    private readonly files: TaskBackend,
     private readonly options: TaskStoreOptions,
   ) {
     const now = (): Date => this.now();
@@ -59,6 +60,16 @@ export class TaskStore {
       await Promise.all(batch.map(async (seen) => store.index.upsert(await store.writer.normalise(seen))));
     }
     return store;
+  }
+
+  /**
+   * A store that keeps its tasks in memory only, with the same operations and
+   * checks as the file store: for tests and for embedding where durability is
+   * not wanted. NOT crash-safe — everything is gone with the process — and
+   * never what the CLI or the daemon use.
+   */
+  static inMemory(options: TaskStoreOptions = {}): TaskStore {
+    return new TaskStore(new MemoryTaskFiles(options.now ?? (() => new Date())), options);
   }
 
   /**

@@ -3,6 +3,7 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { listStems } from '../folder.js';
 import { writeFileAtomic } from '../atomic.js';
 import type { Fence } from '../fence.js';
+import { tryWithLock, type LockFailure, type LockOptions } from '../lock.js';
 import { jsonText, parseJson, readJsonSync, readTextSync, type JsonRead } from '../json-file.js';
 import { fileFor, invalidIdReason } from '../paths.js';
 import type { FileProblem, Outcome, Task } from '../types.js';
@@ -43,6 +44,28 @@ async function stampOf(file: string): Promise<FileStamp | null> {
 const sameStamp = (a: FileStamp, b: FileStamp | null): boolean =>
   b !== null && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.size === b.size;
 
+/**
+ * Where a task store keeps its tasks: `.tasks/` (`TaskFiles`), or a map in
+ * memory (`MemoryTaskFiles`, for tests and embedding). The store's logic —
+ * the index, claims, leases, transitions — is the same over both.
+ */
+export interface TaskBackend {
+  readonly folder: string;
+  readonly reads: number;
+  label(stem: string): string;
+  fileOf(id: string): Outcome<string>;
+  read(id: string): Promise<TaskRead>;
+  readSync(id: string): TaskRead;
+  peekHolder(id: string): { status: string; owner: string | null } | null;
+  write(task: Task, how?: TaskWriteOptions): Promise<boolean>;
+  stamp(id: string): Promise<FileStamp | null>;
+  exists(id: string): Promise<boolean>;
+  stems(): Promise<string[]>;
+  stemOf(idOrFile: string): Outcome<string>;
+  /** Runs `fn` holding the task's lock (across processes for files, within this one in memory). */
+  lock<T>(id: string, fn: (fence: Fence | undefined) => Promise<T>, opts?: LockOptions): Promise<Outcome<T, LockFailure>>;
+}
+
 /** How many task texts a TaskFiles remembers (the most recent). */
 const KNOWN_TEXTS = 256;
 
@@ -52,7 +75,7 @@ const invalid = (...problems: FileProblem[]): TaskRead => ({ kind: 'invalid', pr
  * The files of `.tasks/`. Every read goes through here and is counted, so a
  * test can prove that listing from the index touches no file.
  */
-export class TaskFiles {
+export class TaskFiles implements TaskBackend {
   reads = 0;
   /**
    * The last text of a task file this thread read or wrote whole, with the
@@ -158,6 +181,12 @@ export class TaskFiles {
     const written = await writeFileAtomic(file.value, text, { onlyIf, durable: how.durable, fence: how.fence });
     if (written) this.remember(task.id, text, task);
     return written;
+  }
+
+  async lock<T>(id: string, fn: (fence: Fence | undefined) => Promise<T>, opts?: LockOptions): Promise<Outcome<T, LockFailure>> {
+    const file = this.fileOf(id);
+    if (!file.ok) return { ok: false, error: { reason: 'io', message: file.error } };
+    return tryWithLock(file.value, fn, opts);
   }
 
   /** Identity and size of the file now (null when it does not exist), to notice a change by anyone. */

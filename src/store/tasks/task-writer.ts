@@ -1,7 +1,7 @@
-import { tryWithLock, type Fence, type LockOptions } from '../lock.js';
+import type { Fence, LockOptions } from '../lock.js';
 import { formatProblem } from '../problems.js';
 import type { Outcome, Task } from '../types.js';
-import type { TaskFiles } from './task-files.js';
+import type { TaskBackend } from './task-files.js';
 import type { TaskIndex } from './task-index.js';
 import { checkChange } from './transitions.js';
 import type { TaskError } from './types.js';
@@ -25,7 +25,7 @@ export class TaskWriter {
   private readonly ownWrites = new Map<string, string>();
 
   constructor(
-    private readonly files: TaskFiles,
+    private readonly files: TaskBackend,
     private readonly index: TaskIndex,
     private readonly now: () => Date,
     private readonly lockOptions: LockOptions = {},
@@ -110,12 +110,12 @@ export class TaskWriter {
 
   private async locked<T>(
     id: string,
-    fn: (fence: Fence) => Promise<TaskResultOf<T>>,
+    fn: (fence: Fence | undefined) => Promise<TaskResultOf<T>>,
     lock?: LockOptions,
   ): Promise<TaskResultOf<T>> {
     const file = this.files.fileOf(id);
     if (!file.ok) return refused(file.error);
-    const done = await tryWithLock(file.value, fn, { ...this.lockOptions, ...lock });
+    const done = await this.files.lock(id, fn, { ...this.lockOptions, ...lock });
     return done.ok ? done.value : { ok: false, error: done.error };
   }
 }
