@@ -73,8 +73,8 @@ describe("prompt caching with the fake server's cache simulation", () => {
       max_tokens: 10,
       system: [{ type: 'text', text: 's', ...mark }],
       tools: [
-        { name: 'a', input_schema: {}, ...mark },
-        { name: 'b', input_schema: {}, ...mark },
+        { name: 'a', input_schema: { type: 'object' }, ...mark },
+        { name: 'b', input_schema: { type: 'object' }, ...mark },
       ],
       messages: [
         {
