@@ -99,7 +99,6 @@ export const TeamConfigSchema = z.strictObject({
   /** The team's endpoint; a teammate's own `endpoint` replaces it. */
   endpoint: EndpointConfigSchema.optional(),
   retry: RetryConfigSchema.default({ maxRetries: 6, capMs: 120_000, baseDelayMs: 500, maxDelayMs: 30_000 }),
-  maxTokens: z.number().int().positive().default(8192),
   teammates: z
     .array(TeammateConfigSchema)
     .default([{ name: 'worker-1' }, { name: 'worker-2' }].map((t) => TeammateConfigSchema.parse(t))),
