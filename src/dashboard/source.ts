@@ -10,6 +10,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
 import { TranscriptSpendReader } from '../observe/cost.js';
+import { EventFeed } from './event-feed.js';
 import { readDashboardState } from './state.js';
 import type { DashboardState, TeamSource } from './types.js';
 
@@ -68,16 +69,10 @@ export function createTeamSource(
   options: TeamSourceOptions = {},
 ): TeamSource {
   const reader = new TranscriptSpendReader(repoRoot, config.prices);
-  let seen: number | undefined;
+  const feed = new EventFeed(repoRoot);
   return {
     async load(): Promise<DashboardState> {
-      const state = await readDashboardState(repoRoot, config, {
-        now: options.now?.(),
-        reader,
-        seenEvents: seen,
-      });
-      seen = state.eventCount;
-      return state;
+      return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed });
     },
     watch(onChange) {
       let timer: NodeJS.Timeout | null = null;
@@ -97,6 +92,7 @@ export function createTeamSource(
         clearInterval(tick);
         if (timer) clearTimeout(timer);
         folders.close();
+        feed.close();
       };
     },
   };

@@ -267,7 +267,10 @@ export class Lead {
   private onWorker(name: string, msg: FromWorker, worker: Worker): void {
     const reply = (m: ToWorker) => worker.postMessage(m);
     if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
-    else if (msg.type === 'model_call') this.models.host(this.modelSpec(name)).call(worker, msg, name);
+    else if (msg.type === 'model_call') {
+      this.oversight.progress.note(name);
+      this.models.host(this.modelSpec(name)).call(worker, msg, name);
+    }
     else if (msg.type === 'model_abort') this.models.host(this.modelSpec(name)).abort(msg.callId);
     else if (msg.type === 'worktree_request')
       void this.merges

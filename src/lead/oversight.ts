@@ -12,6 +12,7 @@ import { TranscriptSpendReader } from '../observe/cost.js';
 import { createDaemonLogger, type DaemonLogger } from '../observe/daemon-log.js';
 import type { LoggedEvent, TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
+import { ProgressTimes } from './progress.js';
 
 export interface OversightDeps {
   repoRoot: string;
@@ -35,6 +36,8 @@ export class Oversight {
   private budget: BudgetState | null = null;
   private checking: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
+  /** Who last did something (events, model calls), for the stall check. */
+  readonly progress = new ProgressTimes();
   /** The team budget in force: the config's at start, the config's again after each budget resume. */
   private teamBudgetUsd: number | undefined;
 
@@ -56,6 +59,7 @@ export class Oversight {
   }
 
   onEvent(e: LoggedEvent): void {
+    this.progress.onEvent(e);
     this.daemonLog.event(e);
     this.notifier.onEvent(e);
     if (this.hasBudgets() && BUDGET_TRIGGERS.has(e.type)) void this.checkBudgets();
@@ -94,7 +98,10 @@ export class Oversight {
   }
 
   private async reportStalls(): Promise<void> {
-    const r = await reportStalled(this.deps.repoRoot, this.deps.config, { mailbox: this.deps.mailbox });
+    const r = await reportStalled(this.deps.repoRoot, this.deps.config, {
+      mailbox: this.deps.mailbox,
+      progress: this.progress.snapshot(),
+    });
     for (const s of r.reported)
       this.deps.log({ type: 'notice', agent: s.agent, message: `stalled (${s.reason}) since ${s.since}` });
   }

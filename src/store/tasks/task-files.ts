@@ -78,6 +78,11 @@ export class TaskFiles {
 
   private folderLabel: string | undefined;
 
+  /** The repo-relative name of any file (e.g. one in `.tasks/archive/`). */
+  labelOf(file: string): string {
+    return relative(this.repoRoot, resolve(file));
+  }
+
   fileOf(id: string): Outcome<string> {
     return fileFor(this.folder, id);
   }
