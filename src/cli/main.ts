@@ -65,6 +65,7 @@ export async function buildProgram(): Promise<Command> {
   const { registerResumeCommand } = await import('./resume.js');
   registerResumeCommand(program);
   (await import('./review.js')).registerReviewCommands(program);
+  (await import('./gc.js')).registerGcCommand(program);
   // ───────────────────────────────────────────────────────────────────────────
 
   return program;

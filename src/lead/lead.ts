@@ -126,6 +126,7 @@ export class Lead {
       retireTeammate: (name, reason) => this.pool.retire(name, reason),
       stopTeam: (reason) => void this.pause.onBudget(reason),
       rereadConfig: () => resolveTeamConfig(options.repoRoot, options),
+      tasks,
     });
   }
 

@@ -12,6 +12,9 @@ import { TranscriptSpendReader } from '../observe/cost.js';
 import { createDaemonLogger, type DaemonLogger } from '../observe/daemon-log.js';
 import type { LoggedEvent, TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
+import type { TaskStore } from '../store/tasks/index.js';
+import { collectGarbage } from '../history/gc.js';
+import { gcSummary } from '../history/report.js';
 import { ProgressTimes } from './progress.js';
 
 export interface OversightDeps {
@@ -25,7 +28,12 @@ export interface OversightDeps {
   stopTeam: (reason: string) => void;
   /** `.team/config.json` read again (with the start's overrides), for the team budget on `teamd resume`. */
   rereadConfig: () => Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }>;
+  /** The lead's board: its periodic gc archives finished tasks through it (see history/gc.ts). */
+  tasks?: TaskStore;
 }
+
+/** The lead's first gc waits this long after the start (a start is busy enough; short runs never pay for it). */
+const FIRST_GC_MS = 60_000;
 
 const BUDGET_TRIGGERS = new Set(['task_completed', 'task_failed', 'task_released', 'teammate_state']);
 
@@ -55,6 +63,11 @@ export class Oversight {
     const stallEvery = Math.max(1_000, Math.floor(this.deps.config.stallAfterMs / 4));
     this.timers.push(setInterval(() => void this.reportStalls(), stallEvery));
     if (this.hasBudgets()) this.timers.push(setInterval(() => void this.checkBudgets(), 30_000));
+    const gcEvery = this.deps.config.history.gcEveryMs;
+    if (gcEvery > 0) {
+      this.timers.push(setTimeout(() => void this.collectGarbage(), Math.min(gcEvery, FIRST_GC_MS)));
+      this.timers.push(setInterval(() => void this.collectGarbage(), gcEvery));
+    }
     for (const t of this.timers) t.unref();
   }
 
@@ -68,6 +81,7 @@ export class Oversight {
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     await this.checking;
+    await this.collecting;
     await this.notifier.flush();
     this.daemonLog.close();
   }
@@ -95,6 +109,23 @@ export class Oversight {
 
   private budgetConfig(): TeamConfig {
     return { ...this.deps.config, maxBudgetUsd: this.teamBudgetUsd };
+  }
+
+  private collecting: Promise<void> | null = null;
+
+  /** One gc at a time; what it did is one notice (nothing when it did nothing). */
+  collectGarbage(): Promise<void> {
+    this.collecting ??= collectGarbage(this.deps.repoRoot, this.deps.config, {
+      tasks: this.deps.tasks,
+      reopenDaemonLog: () => this.daemonLog.reopen(),
+    })
+      .then((r) => {
+        const line = gcSummary(r);
+        if (line) this.deps.log({ type: 'notice', message: `gc: ${line}` });
+      })
+      .catch((err: unknown) => this.daemonLog.pino.warn({ err }, 'gc failed'))
+      .finally(() => (this.collecting = null));
+    return this.collecting;
   }
 
   private async reportStalls(): Promise<void> {

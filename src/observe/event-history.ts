@@ -5,7 +5,7 @@
  * events from before then: `--since` skips every older segment unread.
  */
 import { basename, dirname } from 'node:path';
-import { listSegments, readSegmentText, type Segment } from '../store/segments.js';
+import { listSegments, readSegmentText, stampTime, type Segment } from '../store/segments.js';
 import { eventLogPath } from './event-log.js';
 import { parseEventText, readLastEvents } from './event-reader.js';
 import type { LoggedEvent } from './types.js';
@@ -20,12 +20,6 @@ export interface EventFilter {
 export const matchesFilter = (e: LoggedEvent, f: EventFilter): boolean =>
   (f.since === undefined || Date.parse(e.ts) >= f.since.getTime()) &&
   (f.types === undefined || f.types.includes(e.type));
-
-/** `20261201T132600123Z-000-42` → that time in ms (NaN when it is not a stamp). */
-export function stampTime(stamp: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z/.exec(stamp);
-  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!) : NaN;
-}
 
 export async function eventSegments(repoRoot: string): Promise<Segment[]> {
   const file = eventLogPath(repoRoot);

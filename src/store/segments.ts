@@ -25,6 +25,12 @@ export interface Segment {
 
 export const segmentsFolder = (dir: string): string => join(dir, 'segments');
 
+/** `20261201T132600123Z-000-42` → that time in ms (NaN when it is not a stamp). */
+export function stampTime(stamp: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z/.exec(stamp);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!) : NaN;
+}
+
 /** `events.jsonl` → `['events', '.jsonl']`. */
 function splitName(file: string): [string, string] {
   const ext = extname(file);
@@ -113,7 +119,9 @@ export async function compressQuietSegments(
   for (const segment of await listSegments(dir, file)) {
     if (segment.compressed) continue;
     const info = await stat(segment.path).catch(() => null);
-    if (!info || now - info.mtimeMs < (options.quietMs ?? 10_000)) continue;
+    // Quiet since the rename too: an idle file's mtime is old, yet a writer may still hold it.
+    const lastWrite = Math.max(info?.mtimeMs ?? 0, stampTime(segment.stamp) || now);
+    if (!info || now - lastWrite < (options.quietMs ?? 10_000)) continue;
     const gz = gzipSync(readFileSync(segment.path));
     report.compressed.push(segment.path);
     report.bytesBefore += info.size;
