@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.js';
 import { listStems } from '../folder.js';
 import { parseJson, readTextSync } from '../json-file.js';
-import { tryWithLock } from '../lock.js';
+import { tryWithLock, type LockOptions } from '../lock.js';
 import { fileFor } from '../paths.js';
 import type { FileProblem, Outcome, Task, TaskStatus } from '../types.js';
 import { taskFromFile } from './parse.js';
@@ -92,7 +92,7 @@ export async function moveToArchive(
   archive: TaskArchive,
   id: string,
   old: (t: Task) => boolean,
-  pause?: (step: string) => Promise<void>,
+  how: { pause?: (step: string) => Promise<void>; lock?: LockOptions } = {},
 ): Promise<ArchiveMove> {
   const live = fileFor(tasksFolder, id);
   const cold = fileFor(archive.folder, id);
@@ -105,9 +105,9 @@ export async function moveToArchive(
     if (!parsed?.ok || !ARCHIVABLE.has(parsed.task.status) || !old(parsed.task))
       return { ok: false, error: 'not finished long enough' };
     await writeFileAtomic(cold.value, text.text, { fence });
-    await pause?.('archived');
+    await how.pause?.('archived');
     await unlink(live.value);
     return { ok: true, value: parsed.task };
-  });
+  }, how.lock);
   return done.ok ? done.value : { ok: false, error: done.error.message };
 }

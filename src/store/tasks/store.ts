@@ -137,7 +137,8 @@ export class TaskStore {
         moved.push(task.id);
         continue;
       }
-      const done = await moveToArchive(this.files.folder, this.archive, task.id, old, options.pause);
+      const how = { pause: options.pause, lock: this.options.lock };
+      const done = await moveToArchive(this.files.folder, this.archive, task.id, old, how);
       if (done.ok) moved.push(task.id);
       await this.refresh(task.id);
     }
