@@ -24,6 +24,7 @@ const BENCHES = [
   'scale',
   'memory',
   'mailbox-contention',
+  'soak',
 ];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

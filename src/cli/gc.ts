@@ -17,7 +17,9 @@ export function registerGcCommand(program: Command): void {
   addDirOption(
     program
       .command('gc')
-      .description('archive finished tasks, rotate and compress logs, prune merged task branches; prints what it removed'),
+      .description(
+        'archive finished tasks, rotate and compress logs, prune merged task branches; prints what it removed',
+      ),
   )
     .option('--dry-run', 'say what would be removed or moved, change nothing')
     .option('--json', 'print JSON')

@@ -23,7 +23,9 @@ export function parseSince(text: string, now = Date.now()): Date {
   const age = /^(\d+)\s*(s|m|h|d)$/.exec(text.trim());
   if (age) return new Date(now - Number(age[1]) * { s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[age[2] as 's']);
   const at = Date.parse(text);
-  return Number.isFinite(at) ? new Date(at) : fail(`--since: not a time or an age (e.g. 2026-12-01T10:00:00Z, 15m, 2h, 7d): "${text}"`);
+  return Number.isFinite(at)
+    ? new Date(at)
+    : fail(`--since: not a time or an age (e.g. 2026-12-01T10:00:00Z, 15m, 2h, 7d): "${text}"`);
 }
 
 function parseTail(text: string): number {
@@ -32,8 +34,14 @@ function parseTail(text: string): number {
 }
 
 export function eventFilterOf(o: EventLogOptions): EventFilter {
-  const types = o.type?.split(',').map((t) => t.trim()).filter(Boolean);
-  return { since: o.since === undefined ? undefined : parseSince(o.since), types: types?.length ? types : undefined };
+  const types = o.type
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return {
+    since: o.since === undefined ? undefined : parseSince(o.since),
+    types: types?.length ? types : undefined,
+  };
 }
 
 export function printEvents(events: readonly LoggedEvent[], json: boolean | undefined): void {
@@ -59,7 +67,8 @@ export async function printEventLog(repoRoot: string, o: EventLogOptions): Promi
     return followFrom(file, last.end, filter, o.json);
   }
   await readSegmentEvents(repoRoot, filter, (events) => printEvents(events, o.json));
-  const tooOld = (e: LoggedEvent): boolean => filter.since !== undefined && Date.parse(e.ts) < filter.since.getTime();
+  const tooOld = (e: LoggedEvent): boolean =>
+    filter.since !== undefined && Date.parse(e.ts) < filter.since.getTime();
   const live = readLastEvents(file, Infinity, (e) => matchesFilter(e, filter), tooOld);
   printEvents(live.events, o.json);
   return followFrom(file, live.end, filter, o.json);
@@ -68,5 +77,9 @@ export async function printEventLog(repoRoot: string, o: EventLogOptions): Promi
 /** A poll printing the matching events appended after byte `end`. */
 function followFrom(file: string, end: number, filter: EventFilter, json: boolean | undefined): () => void {
   const tail = new EventTail(file, 0, end);
-  return () => printEvents(tail.poll().events.filter((e) => matchesFilter(e, filter)), json);
+  return () =>
+    printEvents(
+      tail.poll().events.filter((e) => matchesFilter(e, filter)),
+      json,
+    );
 }

@@ -9,8 +9,18 @@ const PREFIX = 'teamd/';
  * integration branch, the branch itself is only history. The integration
  * branch is never one of them.
  */
-export async function mergedTaskBranches(repoRoot: string, tasks: TaskStore, integration: string): Promise<string[]> {
-  const listed = await runGit(repoRoot, ['for-each-ref', '--format=%(refname:short)', '--merged', integration, `refs/heads/${PREFIX}`]);
+export async function mergedTaskBranches(
+  repoRoot: string,
+  tasks: TaskStore,
+  integration: string,
+): Promise<string[]> {
+  const listed = await runGit(repoRoot, [
+    'for-each-ref',
+    '--format=%(refname:short)',
+    '--merged',
+    integration,
+    `refs/heads/${PREFIX}`,
+  ]);
   if (listed.exitCode !== 0) return [];
   return listed.stdout
     .split('\n')
@@ -20,7 +30,10 @@ export async function mergedTaskBranches(repoRoot: string, tasks: TaskStore, int
 }
 
 /** Deletes `branches`; returns those deleted and a note per one that could not be. */
-export async function deleteBranches(repoRoot: string, branches: readonly string[]): Promise<{ deleted: string[]; notes: string[] }> {
+export async function deleteBranches(
+  repoRoot: string,
+  branches: readonly string[],
+): Promise<{ deleted: string[]; notes: string[] }> {
   const deleted: string[] = [];
   const notes: string[] = [];
   for (const branch of branches) {

@@ -33,9 +33,19 @@ const LOG_QUIET_MS = 5_000;
 /** Mailbox archive writers are another helper's: a minute before a segment is compressed. */
 const MAIL_QUIET_MS = 60_000;
 
-export async function collectGarbage(repoRoot: string, config: TeamConfig, o: GcOptions = {}): Promise<GcReport> {
+export async function collectGarbage(
+  repoRoot: string,
+  config: TeamConfig,
+  o: GcOptions = {},
+): Promise<GcReport> {
   const now = o.now ?? Date.now();
-  const report: GcReport = { dryRun: o.dryRun ?? false, archivedTasks: [], logs: [], branches: [], notes: [] };
+  const report: GcReport = {
+    dryRun: o.dryRun ?? false,
+    archivedTasks: [],
+    logs: [],
+    branches: [],
+    notes: [],
+  };
   const tasks = o.tasks ?? (await TaskStore.open(repoRoot, { normalise: false }));
   const before = new Date(now - config.history.archiveTasksAfterMs);
   report.archivedTasks = await tasks.archiveFinished(before, { dryRun: o.dryRun });
@@ -46,7 +56,12 @@ export async function collectGarbage(repoRoot: string, config: TeamConfig, o: Gc
 
 function policyOf(config: TeamConfig, quietMs: number): RotationPolicy {
   const h = config.history;
-  return { rotateBytes: h.rotateBytes, rotateAfterMs: h.rotateAfterMs, keepSegmentsMs: h.keepSegmentsMs, quietMs };
+  return {
+    rotateBytes: h.rotateBytes,
+    rotateAfterMs: h.rotateAfterMs,
+    keepSegmentsMs: h.keepSegmentsMs,
+    quietMs,
+  };
 }
 
 async function rotateLogs(
@@ -63,7 +78,10 @@ async function rotateLogs(
   const daemon = daemonLogPath(repoRoot);
   const keepDaemon = o.reopenDaemonLog === undefined && (o.leadRunning ?? false);
   if (keepDaemon) notes.push('the daemon log rotates in the running lead (its writer), not here');
-  const daemonRotation = await rotateLog(dirname(daemon), basename(daemon), logs, { ...base, keepLive: keepDaemon });
+  const daemonRotation = await rotateLog(dirname(daemon), basename(daemon), logs, {
+    ...base,
+    keepLive: keepDaemon,
+  });
   if (daemonRotation.rotated && !o.dryRun) o.reopenDaemonLog?.();
   out.push(daemonRotation);
   const mail = { ...policyOf(config, MAIL_QUIET_MS), rotateAfterMs: config.history.compressAfterMs };
@@ -94,4 +112,3 @@ async function pruneBranches(
   report.branches = done.deleted;
   report.notes.push(...done.notes);
 }
-

@@ -21,12 +21,13 @@ export function gcSummary(r: GcReport): string {
 export function gcLines(r: GcReport): string[] {
   const verb = (done: string, would: string): string => (r.dryRun ? would : done);
   const lines: string[] = [];
-  for (const id of r.archivedTasks) lines.push(`${verb('archived', 'would archive')} task ${id} → .tasks/archive/${id}.json`);
+  for (const id of r.archivedTasks)
+    lines.push(`${verb('archived', 'would archive')} task ${id} → .tasks/archive/${id}.json`);
   for (const l of r.logs) {
-    if (l.rotated) lines.push(`${verb('rotated', 'would rotate')} ${l.file}${r.dryRun ? '' : ` → ${l.rotated}`}`);
+    if (l.rotated)
+      lines.push(`${verb('rotated', 'would rotate')} ${l.file}${r.dryRun ? '' : ` → ${l.rotated}`}`);
     for (const c of l.compressed) lines.push(`${verb('compressed', 'would compress')} ${c}`);
-    if (l.compressed.length && !r.dryRun)
-      lines.push(`  ${kib(l.bytesBefore)} → ${kib(l.bytesAfter)}`);
+    if (l.compressed.length && !r.dryRun) lines.push(`  ${kib(l.bytesBefore)} → ${kib(l.bytesAfter)}`);
     for (const p of l.pruned) lines.push(`${verb('deleted', 'would delete')} ${p}`);
   }
   for (const b of r.branches) lines.push(`${verb('deleted', 'would delete')} branch ${b}`);

@@ -47,12 +47,21 @@ export interface RotateOptions {
 }
 
 /** Rotates `dir/file` when due, compresses its quiet raw segments, prunes old compressed ones. */
-export async function rotateLog(dir: string, file: string, policy: RotationPolicy, o: RotateOptions): Promise<LogRotation> {
+export async function rotateLog(
+  dir: string,
+  file: string,
+  policy: RotationPolicy,
+  o: RotateOptions,
+): Promise<LogRotation> {
   const now = o.now ?? Date.now();
   const label = (p: string): string => relative(o.repoRoot, p);
   const due = !o.keepLive && (await isDue(join(dir, file), policy, now));
   const rotated = due ? (o.dryRun ? join(dir, file) : await rotateFile(dir, file, new Date(now))) : null;
-  const compressed = await compressQuietSegments(dir, file, { now, quietMs: policy.quietMs, dryRun: o.dryRun });
+  const compressed = await compressQuietSegments(dir, file, {
+    now,
+    quietMs: policy.quietMs,
+    dryRun: o.dryRun,
+  });
   const pruned = await pruneSegments(dir, file, policy.keepSegmentsMs, { now, dryRun: o.dryRun });
   return {
     file: label(join(dir, file)),

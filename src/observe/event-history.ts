@@ -61,7 +61,8 @@ export async function lastEvents(
   filter: EventFilter = {},
 ): Promise<{ events: LoggedEvent[]; end: number }> {
   const accept = (e: LoggedEvent): boolean => matchesFilter(e, filter);
-  const tooOld = (e: LoggedEvent): boolean => filter.since !== undefined && Date.parse(e.ts) < filter.since.getTime();
+  const tooOld = (e: LoggedEvent): boolean =>
+    filter.since !== undefined && Date.parse(e.ts) < filter.since.getTime();
   const live = readLastEvents(eventLogPath(repoRoot), count, accept, tooOld);
   let found = live.events;
   if (live.stopped) return { events: found, end: live.end };

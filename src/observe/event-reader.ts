@@ -98,7 +98,10 @@ function scanBackwards(
       continue;
     }
     carry = firstNewline === -1 ? Buffer.alloc(0) : joined.subarray(0, firstNewline);
-    const lines = joined.subarray(firstNewline + 1).toString('utf8').split('\n');
+    const lines = joined
+      .subarray(firstNewline + 1)
+      .toString('utf8')
+      .split('\n');
     for (let i = lines.length - 1; i >= 0 && found.length < count; i--) {
       const e = parseEventLine(lines[i]!);
       if (!e) continue;

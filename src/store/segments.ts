@@ -54,7 +54,10 @@ export function rotationStamp(now: Date): string {
  */
 export async function rotateFile(dir: string, file: string, now = new Date()): Promise<string | null> {
   const from = join(dir, file);
-  const size = await stat(from).then((s) => (s.isFile() ? s.size : 0), () => 0);
+  const size = await stat(from).then(
+    (s) => (s.isFile() ? s.size : 0),
+    () => 0,
+  );
   if (size === 0) return null;
   const [stem, ext] = splitName(file);
   const folder = segmentsFolder(dir);
@@ -76,7 +79,8 @@ export async function listSegments(dir: string, file: string): Promise<Segment[]
     const stamp = name.slice(stem.length + 1, name.length - ext.length - (compressed ? 3 : 0));
     if (!stamp || stamp.includes('.')) continue;
     const seen = byStamp.get(stamp);
-    if (!seen || seen.compressed) byStamp.set(stamp, { path: join(segmentsFolder(dir), name), compressed, stamp });
+    if (!seen || seen.compressed)
+      byStamp.set(stamp, { path: join(segmentsFolder(dir), name), compressed, stamp });
   }
   return [...byStamp.values()].sort((a, b) => a.stamp.localeCompare(b.stamp));
 }

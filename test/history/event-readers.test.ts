@@ -21,18 +21,25 @@ afterEach(() => repo.cleanup());
 
 const lineArb = fc.oneof(
   { weight: 6, arbitrary: fc.string({ maxLength: 40 }).map((m) => ({ type: 'notice', message: m })) },
-  { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 150_000 }).map((n) => ({ type: 'notice', message: 'x'.repeat(n) })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 60_000, max: 150_000 })
+      .map((n) => ({ type: 'notice', message: 'x'.repeat(n) })),
+  },
   { weight: 1, arbitrary: fc.constantFrom('{"torn', 'not json', '') },
 );
 
 describe('reading the event log backwards', () => {
-  it('the last n events (of a type) equal the end of a whole read', async () => {
+  it('the last n events (of a type) equal the end of a whole read', () => {
     const file = eventLogPath(repo.root);
     mkdirSync(dirname(file), { recursive: true });
-    await fc.assert(
+    fc.assert(
       fc.property(fc.array(lineArb, { maxLength: 30 }), fc.integer({ min: 0, max: 35 }), (lines, n) => {
         const text = lines
-          .map((l, i) => (typeof l === 'string' ? l : JSON.stringify({ ts: new Date(i * 1000).toISOString(), ...l })))
+          .map((l, i) =>
+            typeof l === 'string' ? l : JSON.stringify({ ts: new Date(i * 1000).toISOString(), ...l }),
+          )
           .join('\n');
         writeFileSync(file, text + (lines.length % 2 ? '\n' : ''));
         const all = readEvents(repo.root);
@@ -49,7 +56,8 @@ describe('reading the event log backwards', () => {
     const dir = dirname(eventLogPath(repo.root));
     for (let i = 0; i < 30; i++) {
       log.append({ type: 'notice', message: `m${i}` }, new Date(Date.UTC(2026, 10, 1, 0, i)));
-      if (i === 9 || i === 19) await rotateFile(dir, 'events.jsonl', new Date(Date.UTC(2026, 10, 1, 0, i, 30)));
+      if (i === 9 || i === 19)
+        await rotateFile(dir, 'events.jsonl', new Date(Date.UTC(2026, 10, 1, 0, i, 30)));
     }
     await compressQuietSegments(dir, 'events.jsonl', { now: Date.now() + 3_600_000, quietMs: 0 });
     const messages = (es: LoggedEvent[]) => es.map((e) => (e.type === 'notice' ? e.message : e.type));
@@ -71,11 +79,15 @@ describe('EventTail', () => {
     await rotateFile(dirname(file), 'events.jsonl');
     let n = 0;
     // The writer moves to the new file within its recheck interval: append until it has.
-    await waitFor(() => {
-      log.append({ type: 'notice', message: `after-${n++}` });
-      seen.push(...tail.poll().events.map((e) => (e.type === 'notice' ? e.message : '')));
-      return readEvents(repo.root).length > 0;
-    }, 'the writer to reopen the log', 10_000);
+    await waitFor(
+      () => {
+        log.append({ type: 'notice', message: `after-${n++}` });
+        seen.push(...tail.poll().events.map((e) => (e.type === 'notice' ? e.message : '')));
+        return readEvents(repo.root).length > 0;
+      },
+      'the writer to reopen the log',
+      10_000,
+    );
     appendFileSync(file, '{"torn');
     seen.push(...tail.poll().events.map((e) => (e.type === 'notice' ? e.message : '')));
     expect(seen).toEqual(['before', ...Array.from({ length: n }, (_, i) => `after-${i}`)]);

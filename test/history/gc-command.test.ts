@@ -25,7 +25,11 @@ beforeEach(async () => {
   await store.complete('done', 'w', 'all good');
   await store.create({ id: 'later', subject: 'waits on done', blockedBy: ['done'] });
   const events = Array.from({ length: 40 }, (_, i) =>
-    JSON.stringify({ ts: new Date(Date.UTC(2026, 9, 1, 0, i)).toISOString(), type: i % 2 ? 'notice' : 'daemon_stopped', message: `n${i}` }),
+    JSON.stringify({
+      ts: new Date(Date.UTC(2026, 9, 1, 0, i)).toISOString(),
+      type: i % 2 ? 'notice' : 'daemon_stopped',
+      message: `n${i}`,
+    }),
   );
   writeFileSync(join(repo.root, '.team', 'state', 'events.jsonl'), events.join('\n') + '\n');
 });
@@ -42,7 +46,9 @@ describe('teamd gc', () => {
 
     const run = await teamd(repo.root, 'gc');
     expect(run.stdout).toContain('archived task done → .tasks/archive/done.json');
-    expect(run.stdout).toMatch(/rotated \.team\/state\/events\.jsonl → \.team\/state\/segments\/events\.\S+\.jsonl/);
+    expect(run.stdout).toMatch(
+      /rotated \.team\/state\/events\.jsonl → \.team\/state\/segments\/events\.\S+\.jsonl/,
+    );
     expect(existsSync(join(repo.root, '.tasks', 'done.json'))).toBe(false);
     expect(existsSync(join(repo.root, '.team', 'state', 'events.jsonl'))).toBe(false);
 
@@ -53,11 +59,23 @@ describe('teamd gc', () => {
     expect((await teamd(repo.root, 'validate')).stdout).toContain('ok: 1 task(s) (and 1 archived)');
 
     const tail = await teamd(repo.root, 'logs', '--events', '--tail', '3', '--type', 'notice', '--json');
-    expect(tail.stdout.trim().split('\n').map((l) => JSON.parse(l).message)).toEqual(['n35', 'n37', 'n39']);
+    expect(
+      tail.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).message),
+    ).toEqual(['n35', 'n37', 'n39']);
     const since = await teamd(repo.root, 'logs', '--events', '--since', '2026-10-01T00:36:00Z', '--json');
-    expect(since.stdout.trim().split('\n').map((l) => JSON.parse(l).message)).toEqual(['n36', 'n37', 'n38', 'n39']);
+    expect(
+      since.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).message),
+    ).toEqual(['n36', 'n37', 'n38', 'n39']);
     const all = await teamd(repo.root, 'logs', '--events', '--json');
     expect(all.stdout.trim().split('\n')).toHaveLength(40);
-    expect((await teamd(repo.root, 'logs', '--events', '--since', 'soon')).stderr).toContain('--since: not a time or an age');
+    expect((await teamd(repo.root, 'logs', '--events', '--since', 'soon')).stderr).toContain(
+      '--since: not a time or an age',
+    );
   });
 });

@@ -59,7 +59,11 @@ describe('segments of an append-only file', () => {
         for (const op of ops) {
           if (op.kind === 'append')
             for (let i = 0; i < op.lines; i++) {
-              const line = JSON.stringify({ ts: new Date().toISOString(), type: 'notice', n: written.length });
+              const line = JSON.stringify({
+                ts: new Date().toISOString(),
+                type: 'notice',
+                n: written.length,
+              });
               appendFileSync(join(dir, FILE), line + '\n', { flag: 'a' });
               written.push(line);
             }
@@ -88,7 +92,11 @@ describe('segments of an append-only file', () => {
     appendFileSync(join(dir, FILE), '{"ts":"2026-01-01T00:00:00.000Z","type":"notice"}\n');
     const now = Date.now();
     await rotateFile(dir, FILE, new Date(now));
-    expect((await compressQuietSegments(dir, FILE, { now: now + 1000, quietMs: 5000 })).compressed).toEqual([]);
-    expect((await compressQuietSegments(dir, FILE, { now: now + 6000, quietMs: 5000 })).compressed).toHaveLength(1);
+    expect((await compressQuietSegments(dir, FILE, { now: now + 1000, quietMs: 5000 })).compressed).toEqual(
+      [],
+    );
+    expect(
+      (await compressQuietSegments(dir, FILE, { now: now + 6000, quietMs: 5000 })).compressed,
+    ).toHaveLength(1);
   });
 });

@@ -24,7 +24,9 @@ async function board(root: string, plan: { fate: Fate; deps: number[] }[]): Prom
   for (const [i, p] of plan.entries()) {
     const id = `t${i}`;
     const blockedBy = [...new Set(p.deps.filter((d) => d < i).map((d) => `t${d}`))];
-    expect((await store.create({ id, subject: `task ${i}`, blockedBy: p.fate === 'pending' ? blockedBy : [] })).ok).toBe(true);
+    expect(
+      (await store.create({ id, subject: `task ${i}`, blockedBy: p.fate === 'pending' ? blockedBy : [] })).ok,
+    ).toBe(true);
     if (p.fate === 'cancelled') await store.cancel(id);
     if (p.fate === 'completed' || p.fate === 'failed') {
       await store.claim(id, 'w', 60_000);
@@ -50,9 +52,15 @@ describe('the task archive', () => {
       fc.asyncProperty(planArb, async (plan) => {
         const root = join(repo.root, `r${run++}`);
         const store = await board(root, plan);
-        const before = new Map(store.list().map((t) => [t.id, { task: t, blockers: store.blockers(t.id), ready: store.isReady(t.id) }]));
+        const before = new Map(
+          store
+            .list()
+            .map((t) => [t.id, { task: t, blockers: store.blockers(t.id), ready: store.isReady(t.id) }]),
+        );
         const moved = await store.archiveFinished(new Date());
-        expect(moved.sort()).toEqual(plan.flatMap((p, i) => (p.fate === 'completed' || p.fate === 'cancelled' ? [`t${i}`] : [])).sort());
+        expect(moved.sort()).toEqual(
+          plan.flatMap((p, i) => (p.fate === 'completed' || p.fate === 'cancelled' ? [`t${i}`] : [])).sort(),
+        );
         for (const cold of [store, await TaskStore.open(root)]) {
           const live = cold.list().map((t) => t.id);
           const archived = await cold.archive.ids();
@@ -60,7 +68,8 @@ describe('the task archive', () => {
           expect(live.filter((id) => archived.includes(id))).toEqual([]);
           for (const [id, was] of before) {
             expect(cold.find(id)?.task).toEqual(was.task);
-            if (live.includes(id)) expect([cold.blockers(id), cold.isReady(id)]).toEqual([was.blockers, was.ready]);
+            if (live.includes(id))
+              expect([cold.blockers(id), cold.isReady(id)]).toEqual([was.blockers, was.ready]);
           }
           expect(cold.problems()).toEqual([]);
         }
@@ -77,12 +86,20 @@ describe('the task archive', () => {
     expect(await store.archiveFinished(new Date())).toEqual(['t0']);
     const next = await store.create({ id: 'next', subject: 'after t0', blockedBy: ['t0'] });
     expect(next.ok && store.isReady('next')).toBe(true);
-    expect(await store.create({ id: 't0', subject: 'again' })).toEqual({ ok: false, error: 'task "t0" already exists (archived)' });
+    expect(await store.create({ id: 't0', subject: 'again' })).toEqual({
+      ok: false,
+      error: 'task "t0" already exists (archived)',
+    });
   });
 
   it('a kill between the archive copy and the removal leaves the task live (once) and the next run finishes the move', async () => {
-    await board(repo.root, [{ fate: 'completed', deps: [] }, { fate: 'pending', deps: [0] }]);
-    const child = spawnTs(fileURLToPath(new URL('./support/archive-and-hang.ts', import.meta.url)), [repo.root]);
+    await board(repo.root, [
+      { fate: 'completed', deps: [] },
+      { fate: 'pending', deps: [0] },
+    ]);
+    const child = spawnTs(fileURLToPath(new URL('./support/archive-and-hang.ts', import.meta.url)), [
+      repo.root,
+    ]);
     await child.waitForLine((l) => l === 'paused');
     child.child.kill('SIGKILL');
     await child.exited;

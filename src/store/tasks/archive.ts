@@ -23,7 +23,8 @@ export const ARCHIVE_FOLDER = 'archive';
 /** Only these leave the live board: nothing waits on them to change again by itself. */
 export const ARCHIVABLE: ReadonlySet<TaskStatus> = new Set(['completed', 'cancelled']);
 
-type ArchivedRead = { kind: 'ok'; task: Task } | { kind: 'missing' } | { kind: 'invalid'; problems: FileProblem[] };
+type ArchivedRead =
+  { kind: 'ok'; task: Task } | { kind: 'missing' } | { kind: 'invalid'; problems: FileProblem[] };
 
 /** The archived tasks of one `.tasks/` folder, read on demand; completed ids once seen are remembered. */
 export class TaskArchive {
@@ -42,9 +43,11 @@ export class TaskArchive {
     if (!file.ok) return { kind: 'missing' };
     const label = this.label(file.value);
     const text = readTextSync(file.value, label);
-    if (text.kind !== 'text') return text.kind === 'missing' ? text : { kind: 'invalid', problems: [text.problem] };
+    if (text.kind !== 'text')
+      return text.kind === 'missing' ? text : { kind: 'invalid', problems: [text.problem] };
     const json = parseJson(text.text, label);
-    if (json.kind !== 'ok') return json.kind === 'missing' ? json : { kind: 'invalid', problems: [json.problem] };
+    if (json.kind !== 'ok')
+      return json.kind === 'missing' ? json : { kind: 'invalid', problems: [json.problem] };
     const parsed = taskFromFile(json.value, id, label, new Date());
     return parsed.ok ? { kind: 'ok', task: parsed.task } : { kind: 'invalid', problems: parsed.problems };
   }
@@ -96,18 +99,23 @@ export async function moveToArchive(
 ): Promise<ArchiveMove> {
   const live = fileFor(tasksFolder, id);
   const cold = fileFor(archive.folder, id);
-  if (!live.ok || !cold.ok) return { ok: false, error: live.ok ? (cold as { error: string }).error : live.error };
-  const done = await tryWithLock(live.value, async (fence): Promise<ArchiveMove> => {
-    const text = readTextSync(live.value, id);
-    if (text.kind !== 'text') return { ok: false, error: 'gone' };
-    const json = parseJson(text.text, id);
-    const parsed = json.kind === 'ok' ? taskFromFile(json.value, id, id, new Date()) : null;
-    if (!parsed?.ok || !ARCHIVABLE.has(parsed.task.status) || !old(parsed.task))
-      return { ok: false, error: 'not finished long enough' };
-    await writeFileAtomic(cold.value, text.text, { fence });
-    await how.pause?.('archived');
-    await unlink(live.value);
-    return { ok: true, value: parsed.task };
-  }, how.lock);
+  if (!live.ok || !cold.ok)
+    return { ok: false, error: live.ok ? (cold as { error: string }).error : live.error };
+  const done = await tryWithLock(
+    live.value,
+    async (fence): Promise<ArchiveMove> => {
+      const text = readTextSync(live.value, id);
+      if (text.kind !== 'text') return { ok: false, error: 'gone' };
+      const json = parseJson(text.text, id);
+      const parsed = json.kind === 'ok' ? taskFromFile(json.value, id, id, new Date()) : null;
+      if (!parsed?.ok || !ARCHIVABLE.has(parsed.task.status) || !old(parsed.task))
+        return { ok: false, error: 'not finished long enough' };
+      await writeFileAtomic(cold.value, text.text, { fence });
+      await how.pause?.('archived');
+      await unlink(live.value);
+      return { ok: true, value: parsed.task };
+    },
+    how.lock,
+  );
   return done.ok ? done.value : { ok: false, error: done.error.message };
 }
