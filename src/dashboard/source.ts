@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
 import { TranscriptSpendReader } from '../observe/cost.js';
 import { EventFeed } from './event-feed.js';
+import { LiveBoard } from './live-board.js';
 import { readDashboardState } from './state.js';
 import type { DashboardState, TeamSource } from './types.js';
 
@@ -37,6 +38,7 @@ class FolderWatchers {
   constructor(
     private readonly repoRoot: string,
     private readonly onChange: () => void,
+    private readonly onFile: (dir: string, name: string | null) => void = () => undefined,
   ) {}
 
   ensure(): void {
@@ -44,13 +46,20 @@ class FolderWatchers {
       const dir = join(this.repoRoot, ...w.path);
       if (this.watchers.has(dir) || !existsSync(dir)) continue;
       try {
-        const watcher = watch(dir, { recursive: w.recursive, persistent: false }, () => this.onChange());
+        const watcher = watch(dir, { recursive: w.recursive, persistent: false }, (_event, name) => {
+          this.onFile(dir, name);
+          this.onChange();
+        });
         watcher.on('error', () => this.drop(dir));
         this.watchers.set(dir, watcher);
       } catch {
         // removed between the check and the watch, or out of inotify watches: the interval still refreshes
       }
     }
+  }
+
+  has(dir: string): boolean {
+    return this.watchers.has(dir);
   }
 
   private drop(dir: string): void {
@@ -70,9 +79,12 @@ export function createTeamSource(
 ): TeamSource {
   const reader = new TranscriptSpendReader(repoRoot, config.prices);
   const feed = new EventFeed(repoRoot);
+  const board = new LiveBoard(repoRoot);
+  let watching: FolderWatchers | null = null;
   return {
     async load(): Promise<DashboardState> {
-      return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed });
+      const tasks = await board.current(watching?.has(join(repoRoot, '.tasks')) ?? false);
+      return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed, tasks });
     },
     watch(onChange) {
       let timer: NodeJS.Timeout | null = null;
@@ -82,8 +94,9 @@ export function createTeamSource(
           onChange();
         }, options.settleMs ?? 150);
       };
-      const folders = new FolderWatchers(repoRoot, settle);
+      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => board.changed(dir, name));
       folders.ensure();
+      watching = folders;
       const tick = setInterval(() => {
         folders.ensure();
         onChange();
@@ -92,6 +105,7 @@ export function createTeamSource(
         clearInterval(tick);
         if (timer) clearTimeout(timer);
         folders.close();
+        watching = null;
         feed.close();
       };
     },

@@ -23,6 +23,8 @@ export interface ReadStateOptions {
   reader?: TranscriptSpendReader;
   /** How many events the state keeps (default 50), when no `feed` is given. */
   eventsKept?: number;
+  /** The board, kept current by the caller (see source.ts); without it every task file is read. */
+  tasks?: TaskStore;
   /** Keeps event reading incremental across refreshes; events it brings after its first read are `fresh`. */
   feed?: EventFeed;
 }
@@ -57,8 +59,7 @@ function teammateViews(
   });
 }
 
-async function taskNodes(repoRoot: string): Promise<TaskNode[]> {
-  const store = await TaskStore.open(repoRoot, { normalise: false });
+function taskNodes(store: TaskStore): TaskNode[] {
   const tasks = store.list();
   const depths = taskDepths(tasks);
   return tasks.map((t) => ({
@@ -99,7 +100,8 @@ export async function readDashboardState(
   options: ReadStateOptions = {},
 ): Promise<DashboardState> {
   const now = options.now ?? Date.now();
-  const status = await readTeamStatus(repoRoot, config, now);
+  const board = options.tasks ?? (await TaskStore.open(repoRoot, { normalise: false }));
+  const status = await readTeamStatus(repoRoot, config, now, board);
   const feed = options.feed ?? new EventFeed(repoRoot, options.eventsKept ?? 50);
   const fresh = feed.poll();
   if (!options.feed) feed.close();
@@ -117,7 +119,7 @@ export async function readDashboardState(
     now,
     lead: status.lead,
     teammates: teammateViews(status, stalls, cost, budget),
-    tasks: await taskNodes(repoRoot),
+    tasks: taskNodes(board),
     taskCounts: status.tasks.counts,
     events: events.slice(-(options.eventsKept ?? 50)),
     eventCount: feed.count,
