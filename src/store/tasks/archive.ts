@@ -30,6 +30,12 @@ type ArchivedRead =
 export class TaskArchive {
   readonly folder: string;
   private readonly completed = new Set<string>();
+  /**
+   * Ids looked for and not found: asked again only after `forget` (a live
+   * task of that id went away: it may have moved here). A board of 100,000
+   * missing blockers costs one failed open each, once.
+   */
+  private readonly absent = new Set<string>();
 
   constructor(
     tasksFolder: string,
@@ -60,9 +66,16 @@ export class TaskArchive {
   /** The archived task's status (completed ones remembered: an archived task never changes). */
   statusOf(id: string): TaskStatus | undefined {
     if (this.completed.has(id)) return 'completed';
+    if (this.absent.has(id)) return undefined;
     const status = this.get(id)?.status;
     if (status === 'completed') this.completed.add(id);
+    if (status === undefined) this.absent.add(id);
     return status;
+  }
+
+  /** `id` may be archived now (its live file went): look again next time. */
+  forget(id: string): void {
+    this.absent.delete(id);
   }
 
   async ids(): Promise<string[]> {

@@ -39,6 +39,7 @@ export class TaskStore {
   ) {
     this.archive = new TaskArchive(files.folder, (file) => files.labelOf(file));
     this.index.archivedStatus = (id) => this.archive.statusOf(id);
+    this.index.beforeRemove = (id) => this.archive.forget(id);
     const now = (): Date => this.now();
     this.writer = new TaskWriter(files, this.index, now, options.lock, options.trackOwnWrites ?? false);
     this.claims = { files, index: this.index, writer: this.writer, now };

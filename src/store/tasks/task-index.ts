@@ -53,6 +53,8 @@ export class TaskIndex {
    * only for a blocker the live board does not hold.
    */
   archivedStatus: (id: string) => TaskStatus | undefined = () => undefined;
+  /** Told before a task leaves the index (it may have been archived: see `TaskArchive.forget`). */
+  beforeRemove: (id: string) => void = () => undefined;
 
   /** Told of every real change of the index: a task added or changed (not re-read unchanged), or removed. */
   onChange: ((change: TaskChangeNotice) => void) | null = null;
@@ -74,6 +76,7 @@ export class TaskIndex {
   remove(id: string): string[] {
     const old = this.tasks.get(id);
     if (!old) return [];
+    this.beforeRemove(id);
     this.unlink(old);
     this.tasks.delete(id);
     this.readyQueue.delete(id);
