@@ -9,6 +9,7 @@
  * times: `node -e 0` (what starting Node costs at all), measured in the same run.
  *
  *   npm run bench -- soak [--quick]
+ *   node --import tsx bench/soak/index.ts [--live-tasks N] [--live-messages N]   (full history, a shorter live part)
  *   node --import tsx bench/soak/index.ts --tiny --src   (the test's run: tiny sizes, from src/, nothing written)
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -30,9 +31,18 @@ const SIZE: HistorySize = tiny
       { events: 1_000_000, cronFires: 10_000, tasks: 100_000, gcTasks: 1_000, messages: 100_000 },
       { events: 100_000, cronFires: 1_000, tasks: 10_000, gcTasks: 200, messages: 10_000 },
     );
-const LIVE = tiny
+const flag = (name: string): number | undefined => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? Number(process.argv[at + 1]) : undefined;
+};
+const LIVE_SIZED = tiny
   ? { tasks: 20, messages: 20 }
   : sized(args, { tasks: 10_000, messages: 100_000 }, { tasks: 500, messages: 2_000 });
+// --live-tasks / --live-messages: a shorter live part on the full history (a loaded machine runs ~10 tasks/s).
+const LIVE = {
+  tasks: flag('--live-tasks') ?? LIVE_SIZED.tasks,
+  messages: flag('--live-messages') ?? LIVE_SIZED.messages,
+};
 const TOP_WINDOW_MS = tiny ? 2_000 : sized(args, 30_000, 10_000);
 const PROBE = fileURLToPath(new URL('probe.ts', import.meta.url));
 
