@@ -110,7 +110,8 @@ try {
   const cli = cliCommand();
   const runs = tiny ? 2 : 7;
   report.row('floor: node -e 0', timeRuns([process.execPath, '-e', '0'], runs), 'ms');
-  const status = report.row('teamd status', timeRuns([...cli, 'status'], runs), 'ms', 'floor: node -e 0');
+  report.row('floor: teamd --version (loading the CLI)', timeRuns([...cli, '--version'], runs), 'ms');
+  const status = report.row('teamd status', timeRuns([...cli, 'status'], runs), 'ms', 'floor: teamd --version (loading the CLI)');
   const tail = report.row(
     'teamd logs --events --tail 20',
     timeRuns([...cli, 'logs', '--events', '--tail', '20'], runs),
