@@ -26,6 +26,7 @@ const BENCHES = [
   'mailbox-contention',
   'tokens',
   'peer-claude',
+  'soak',
 ];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -1,12 +1,13 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import type { PriceOverrides } from '../model/pricing.js';
 import { daemonLogPath, formatDaemonLogLine, parseDaemonLog } from '../observe/daemon-log.js';
 import { eventLogPath } from '../observe/event-log.js';
-import { formatEvent } from '../observe/format-event.js';
+import { eventSegments } from '../observe/event-history.js';
+import { printEventLog } from './logs-events.js';
 import {
   parseTranscriptText,
   sessionFiles,
@@ -14,7 +15,7 @@ import {
   TranscriptRenderer,
   type TranscriptLine,
 } from '../observe/transcript-view.js';
-import type { LoggedEvent } from '../observe/types.js';
+import { listSegments, readSegmentText } from '../store/segments.js';
 import { AgentNameSchema } from '../store/types.js';
 import { fail } from './cli-error.js';
 import { printLine } from './output.js';
@@ -26,6 +27,9 @@ export interface LogsOptions extends DirOption {
   json?: boolean;
   daemon?: boolean;
   events?: boolean;
+  since?: string;
+  tail?: string;
+  type?: string;
 }
 
 export function registerLogsCommand(program: Command): void {
@@ -40,7 +44,10 @@ export function registerLogsCommand(program: Command): void {
     .option('--task <id>', "only the agent's sessions for this task")
     .option('--json', 'print the raw JSON lines')
     .option('--daemon', "the daemon's own log, .team/state/daemon.log")
-    .option('--events', 'the team events, .team/state/events.jsonl')
+    .option('--events', 'the team events, .team/state/events.jsonl (and its rotated segments)')
+    .option('--since <when>', 'with --events: only events since a time (ISO) or an age (30s, 15m, 2h, 7d)')
+    .option('--tail <n>', 'with --events: only the last n events (read backwards from the end)')
+    .option('--type <types>', 'with --events: only these event types, comma-separated (task_completed,notice)')
     .action((agent: string | undefined, o: LogsOptions) => logs(agent, o));
 }
 
@@ -125,18 +132,6 @@ function daemonPrinter(options: LogsOptions): (file: string, text: string) => vo
   };
 }
 
-function eventPrinter(options: LogsOptions): (file: string, text: string) => void {
-  return (_file, text) => {
-    for (const line of parseTranscriptText(text) as unknown as LoggedEvent[]) {
-      if (options.json) printLine(JSON.stringify(line));
-      else {
-        const readable = formatEvent(line);
-        if (readable !== null) printLine(`${line.ts.replace('T', ' ')}  ${readable}`);
-      }
-    }
-  };
-}
-
 /** Re-polls on every change under `folder` (when it exists) and every second, until SIGINT or SIGTERM. */
 async function follow(folder: string, poll: () => Promise<void>): Promise<void> {
   let watcher: FSWatcher | null = null;
@@ -163,20 +158,25 @@ async function follow(folder: string, poll: () => Promise<void>): Promise<void> 
   await busy;
 }
 
+async function eventLogs(repoRoot: string, options: LogsOptions): Promise<void> {
+  const file = eventLogPath(repoRoot);
+  if (!existsSync(file) && !options.follow && !(await eventSegments(repoRoot)).length)
+    fail(`no event log yet: ${file}`);
+  const poll = await printEventLog(repoRoot, options);
+  if (options.follow) await follow(dirname(file), () => Promise.resolve(poll()));
+}
+
 export async function logs(agent: string | undefined, options: LogsOptions): Promise<void> {
   const repoRoot = resolveRepoDir(options);
   let files: () => string[];
   let onText: (file: string, text: string) => void;
   let folder: string;
-  if (options.daemon || options.events) {
-    const file = options.daemon ? daemonLogPath(repoRoot) : eventLogPath(repoRoot);
-    if (!existsSync(file) && !options.follow)
-      fail(`no ${options.daemon ? 'daemon log' : 'event log'} yet: ${file}`);
-    [files, onText, folder] = [
-      () => [file],
-      options.daemon ? daemonPrinter(options) : eventPrinter(options),
-      dirname(file),
-    ];
+  if (options.events) return eventLogs(repoRoot, options);
+  if (options.daemon) {
+    const file = daemonLogPath(repoRoot);
+    if (!existsSync(file) && !options.follow) fail(`no daemon log yet: ${file}`);
+    [files, onText, folder] = [() => [file], daemonPrinter(options), dirname(file)];
+    for (const segment of await listSegments(folder, basename(file))) onText(segment.path, readSegmentText(segment));
   } else {
     if (!agent) fail('name an agent (a teammate or lead), or use --daemon or --events');
     if (!AgentNameSchema.safeParse(agent).success) fail(`invalid agent name "${agent}"`);

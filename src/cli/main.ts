@@ -51,6 +51,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   doctor: async () => (await import('./doctor.js')).registerDoctorCommand,
   resume: async () => (await import('./resume.js')).registerResumeCommand,
   review: async () => (await import('./review.js')).registerReviewCommands,
+  gc: async () => (await import('./gc.js')).registerGcCommand,
 };
 
 /** Command name → its group, for the names a group registers under another name. */

@@ -19,6 +19,7 @@ interface AddOptions extends DirOption {
 }
 interface ListOptions extends DirOption {
   status?: string;
+  all?: boolean;
   json?: boolean;
 }
 interface ShowOptions extends DirOption {
@@ -37,6 +38,7 @@ export function registerTaskCommands(program: Command): void {
     .action(addTask);
   addDirOption(task.command('ls').description('list tasks: which are ready and what blocks the rest'))
     .option('--status <status>', `only this status: ${[...TaskStatusSchema.options, 'ready'].join(', ')}`)
+    .option('--all', 'archived tasks too (.tasks/archive/: finished tasks moved off the live board)')
     .option('--json', 'print JSON')
     .action(listTasks);
   addDirOption(task.command('show <id>').description('show one task'))
@@ -66,7 +68,8 @@ async function addTask(subject: string, options: AddOptions): Promise<void> {
 async function listTasks(options: ListOptions): Promise<void> {
   const status = options.status === undefined ? undefined : parseStatus(options.status);
   const store = await TaskStore.open(resolveRepoDir(options));
-  const tasks = status === 'ready' ? store.ready() : store.list(status ? { status } : {});
+  const live = status === 'ready' ? store.ready() : store.list(status ? { status } : {});
+  const tasks = options.all && status !== 'ready' ? [...(await archivedTasks(store, status)), ...live] : live;
   for (const problem of store.problems()) printWarning(formatProblem(problem));
   if (options.json)
     return printJson(
@@ -77,6 +80,15 @@ async function listTasks(options: ListOptions): Promise<void> {
     ['ID', 'STATE', 'OWNER', 'WAITING ON', 'SUBJECT'],
     tasks.map((t) => [t.id, stateOf(store, t), t.owner ?? '-', waitingOn(store, t), oneLine(t.subject, 60)]),
   );
+}
+
+/** The archived tasks (of `status`, when given), oldest first; their bad files are warned about. */
+async function archivedTasks(store: TaskStore, status: TaskStatus | undefined): Promise<Task[]> {
+  const { tasks, problems } = await store.archive.all();
+  for (const problem of problems) printWarning(formatProblem(problem));
+  return tasks
+    .filter((t) => status === undefined || t.status === status)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 function parseStatus(text: string): TaskStatus | 'ready' {
@@ -105,10 +117,12 @@ function blockerLabel(store: TaskStore, id: string): string {
 
 async function showTask(id: string, options: ShowOptions): Promise<void> {
   const store = await TaskStore.open(resolveRepoDir(options));
-  const task = store.get(checkId(id)) ?? fail(missingTaskMessage(store, id));
+  const found = store.find(checkId(id)) ?? fail(missingTaskMessage(store, id));
+  const task = found.task;
   const extra = { ready: store.isReady(id), waitingOn: store.blockers(id), dependents: store.dependents(id) };
-  if (options.json) return printJson({ ...task, ...extra });
+  if (options.json) return printJson({ ...task, ...extra, ...(found.archived ? { archived: true } : {}) });
   for (const [key, value] of describeTask(task, extra)) printLine(`${`${key}:`.padEnd(13)}${value}`);
+  if (found.archived) printLine(`${'archived:'.padEnd(13)}.tasks/archive/${id}.json`);
   if (task.description) printLine(`description:\n${indent(task.description)}`);
   if (task.notes.length)
     printLine(`notes:\n${indent(task.notes.map((n) => `${n.ts} ${n.by}: ${n.text}`).join('\n'))}`);

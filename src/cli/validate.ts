@@ -53,7 +53,8 @@ async function validate(options: ValidateOptions): Promise<void> {
     for (const warning of warnings) printLine(`warning: ${formatProblem(warning)}`);
   }
   if (problems.length) throw new CliError(`${problems.length} problem(s) found`);
-  const { tasks, inboxes, cronJobs } = report.counts;
+  const { tasks, inboxes, cronJobs, archivedTasks } = report.counts;
+  const archived = archivedTasks ? ` (and ${archivedTasks} archived)` : '';
   if (!options.json)
-    printLine(`ok: ${tasks} task(s), ${inboxes} inbox(es), ${cronJobs} cron job(s), config valid`);
+    printLine(`ok: ${tasks} task(s)${archived}, ${inboxes} inbox(es), ${cronJobs} cron job(s), config valid`);
 }

@@ -89,6 +89,34 @@ export const WorktreeConfigSchema = z.strictObject({
   verifyTimeoutMs: z.number().int().positive().default(600_000),
 });
 
+const DAY_MS = 86_400_000;
+
+/** The defaults of `history` (the event and daemon logs, finished tasks, transcripts, the mail archive). */
+export const HISTORY_DEFAULTS = {
+  rotateBytes: 64 * 1024 * 1024,
+  rotateAfterMs: 7 * DAY_MS,
+  keepSegmentsMs: 90 * DAY_MS,
+  archiveTasksAfterMs: 7 * DAY_MS,
+  compressAfterMs: 7 * DAY_MS,
+  gcEveryMs: 3_600_000,
+};
+
+export const HistoryConfigSchema = z.strictObject({
+  /** The event log and the daemon log rotate into a compressed segment past this size (bytes). */
+  rotateBytes: z.number().int().positive().default(HISTORY_DEFAULTS.rotateBytes),
+  /** …or once their oldest line is older than this. */
+  rotateAfterMs: z.number().int().positive().default(HISTORY_DEFAULTS.rotateAfterMs),
+  /** Compressed log segments older than this are deleted. */
+  keepSegmentsMs: z.number().int().positive().default(HISTORY_DEFAULTS.keepSegmentsMs),
+  /** Completed and cancelled tasks unchanged for this long move to `.tasks/archive/`. */
+  archiveTasksAfterMs: z.number().int().nonnegative().default(HISTORY_DEFAULTS.archiveTasksAfterMs),
+  /** Transcripts and mailbox archives not written for this long are compressed. */
+  compressAfterMs: z.number().int().nonnegative().default(HISTORY_DEFAULTS.compressAfterMs),
+  /** How often a running lead does what `teamd gc` does (0: never by itself). */
+  gcEveryMs: z.number().int().nonnegative().default(HISTORY_DEFAULTS.gcEveryMs),
+});
+export type HistoryConfig = z.infer<typeof HistoryConfigSchema>;
+
 export const TeamConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   /** The default model for every agent: an Anthropic model name or `scripted:<path>`. */
@@ -138,6 +166,8 @@ export const TeamConfigSchema = z.strictObject({
   reviewer: z.string().optional(),
   /** Rejections the reviewer agent may make on one task before a person decides. */
   reviewRounds: z.number().int().positive().default(2),
+  /** How history is kept small (see docs/FILES.md, "History: rotation and the archive"; `teamd gc` runs it on demand). */
+  history: HistoryConfigSchema.default(HISTORY_DEFAULTS),
   /** Keep merged `teamd/<id>` branches (by default they are deleted after the merge). */
   keepBranches: z.boolean().default(false),
   /** An `ask` permission unanswered for this long becomes a deny. */

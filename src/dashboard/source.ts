@@ -10,6 +10,8 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
 import { TranscriptSpendReader } from '../observe/cost.js';
+import { EventFeed } from './event-feed.js';
+import { LiveBoard } from './live-board.js';
 import { readDashboardState } from './state.js';
 import type { DashboardState, TeamSource } from './types.js';
 
@@ -36,6 +38,7 @@ class FolderWatchers {
   constructor(
     private readonly repoRoot: string,
     private readonly onChange: () => void,
+    private readonly onFile: (dir: string, name: string | null) => void = () => undefined,
   ) {}
 
   ensure(): void {
@@ -43,13 +46,20 @@ class FolderWatchers {
       const dir = join(this.repoRoot, ...w.path);
       if (this.watchers.has(dir) || !existsSync(dir)) continue;
       try {
-        const watcher = watch(dir, { recursive: w.recursive, persistent: false }, () => this.onChange());
+        const watcher = watch(dir, { recursive: w.recursive, persistent: false }, (_event, name) => {
+          this.onFile(dir, name);
+          this.onChange();
+        });
         watcher.on('error', () => this.drop(dir));
         this.watchers.set(dir, watcher);
       } catch {
         // removed between the check and the watch, or out of inotify watches: the interval still refreshes
       }
     }
+  }
+
+  has(dir: string): boolean {
+    return this.watchers.has(dir);
   }
 
   private drop(dir: string): void {
@@ -68,16 +78,13 @@ export function createTeamSource(
   options: TeamSourceOptions = {},
 ): TeamSource {
   const reader = new TranscriptSpendReader(repoRoot, config.prices);
-  let seen: number | undefined;
+  const feed = new EventFeed(repoRoot);
+  const board = new LiveBoard(repoRoot);
+  let watching: FolderWatchers | null = null;
   return {
     async load(): Promise<DashboardState> {
-      const state = await readDashboardState(repoRoot, config, {
-        now: options.now?.(),
-        reader,
-        seenEvents: seen,
-      });
-      seen = state.eventCount;
-      return state;
+      const tasks = await board.current(watching?.has(join(repoRoot, '.tasks')) ?? false);
+      return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed, tasks });
     },
     watch(onChange) {
       let timer: NodeJS.Timeout | null = null;
@@ -87,8 +94,9 @@ export function createTeamSource(
           onChange();
         }, options.settleMs ?? 150);
       };
-      const folders = new FolderWatchers(repoRoot, settle);
+      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => board.changed(dir, name));
       folders.ensure();
+      watching = folders;
       const tick = setInterval(() => {
         folders.ensure();
         onChange();
@@ -97,6 +105,8 @@ export function createTeamSource(
         clearInterval(tick);
         if (timer) clearTimeout(timer);
         folders.close();
+        watching = null;
+        feed.close();
       };
     },
   };

@@ -8,13 +8,12 @@ import {
   type TokenCounts,
   type TranscriptSpendReader,
 } from '../observe/cost.js';
-import { readEvents } from '../observe/event-log.js';
 import { readTeamStatus, type TeamStatus } from '../observe/status.js';
-import type { LoggedEvent } from '../observe/types.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { BudgetState } from '../observe/budget.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
+import { EventFeed } from './event-feed.js';
 import { taskDepths } from './task-graph.js';
 import type { DashboardState, MailboxView, TaskNode, TeammateView } from './types.js';
 
@@ -22,10 +21,12 @@ export interface ReadStateOptions {
   now?: number;
   /** Keeps transcript reading incremental across refreshes. */
   reader?: TranscriptSpendReader;
-  /** How many events the state keeps (default 50). */
+  /** How many events the state keeps (default 50), when no `feed` is given. */
   eventsKept?: number;
-  /** Events already seen: those after it are `fresh`. Undefined on the first read (nothing is fresh). */
-  seenEvents?: number;
+  /** The board, kept current by the caller (see source.ts); without it every task file is read. */
+  tasks?: TaskStore;
+  /** Keeps event reading incremental across refreshes; events it brings after its first read are `fresh`. */
+  feed?: EventFeed;
 }
 
 /** Prompt tokens (fresh and cached) and output tokens: what a person means by "tokens in / out". */
@@ -58,8 +59,7 @@ function teammateViews(
   });
 }
 
-async function taskNodes(repoRoot: string): Promise<TaskNode[]> {
-  const store = await TaskStore.open(repoRoot, { normalise: false });
+function taskNodes(store: TaskStore): TaskNode[] {
   const tasks = store.list();
   const depths = taskDepths(tasks);
   return tasks.map((t) => ({
@@ -92,12 +92,6 @@ async function mailboxViews(repoRoot: string, config: TeamConfig): Promise<Mailb
   return views;
 }
 
-/** The team is finished when no lead runs and the last run of the lead ended (team_finished or daemon_stopped). */
-function isFinished(events: readonly LoggedEvent[], leadRunning: boolean): boolean {
-  if (leadRunning) return false;
-  const start = events.findLastIndex((e) => e.type === 'daemon_started');
-  return events.slice(start + 1).some((e) => e.type === 'team_finished' || e.type === 'daemon_stopped');
-}
 
 /** Everything `teamd top` shows, read from the files of `repoRoot`. */
 export async function readDashboardState(
@@ -106,8 +100,12 @@ export async function readDashboardState(
   options: ReadStateOptions = {},
 ): Promise<DashboardState> {
   const now = options.now ?? Date.now();
-  const status = await readTeamStatus(repoRoot, config, now);
-  const events = readEvents(repoRoot);
+  const board = options.tasks ?? (await TaskStore.open(repoRoot, { normalise: false }));
+  const status = await readTeamStatus(repoRoot, config, now, board);
+  const feed = options.feed ?? new EventFeed(repoRoot, options.eventsKept ?? 50);
+  const fresh = feed.poll();
+  if (!options.feed) feed.close();
+  const events = feed.recent;
   const statuses = readAgentStatuses(repoRoot);
   const progress = lastProgressTimes(
     repoRoot,
@@ -121,17 +119,17 @@ export async function readDashboardState(
     now,
     lead: status.lead,
     teammates: teammateViews(status, stalls, cost, budget),
-    tasks: await taskNodes(repoRoot),
+    tasks: taskNodes(board),
     taskCounts: status.tasks.counts,
     events: events.slice(-(options.eventsKept ?? 50)),
-    eventCount: events.length,
-    fresh: options.seenEvents === undefined ? [] : events.slice(options.seenEvents),
+    eventCount: feed.count,
+    fresh,
     mail: await mailboxViews(repoRoot, config),
     cron: status.cron,
     merges: status.merges,
     approvals: status.approvals,
     cost,
     budget,
-    finished: isFinished(events, status.lead.running),
+    finished: !status.lead.running && feed.ended,
   };
 }

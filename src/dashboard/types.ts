@@ -67,7 +67,7 @@ export interface DashboardState {
   taskCounts: Record<TaskStatus, number>;
   /** The newest events, oldest first. */
   events: LoggedEvent[];
-  /** How many events the log holds (the next read's `seenEvents`). */
+  /** How many events the dashboard's feed has seen (its first window included). */
   eventCount: number;
   /** Events appended since the previous read (empty on the first): these may ring the bell. */
   fresh: LoggedEvent[];

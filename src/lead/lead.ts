@@ -138,6 +138,7 @@ export class Lead {
       retireTeammate: (name, reason) => this.pool.retire(name, reason),
       stopTeam: (reason) => void this.pause.onBudget(reason),
       rereadConfig: () => resolveTeamConfig(options.repoRoot, options),
+      tasks,
     });
   }
 
@@ -321,7 +322,10 @@ export class Lead {
     const reply = (m: ToWorker) => worker.postMessage(m);
     if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
     else if (msg.type === 'agent_event') for (const fn of this.agentListeners) fn(name, msg.event as unknown as AgentEvent);
-    else if (msg.type === 'model_call') this.models.host(this.modelUse(name)).call(worker, msg, name);
+    else if (msg.type === 'model_call') {
+      this.oversight.progress.note(name);
+      this.models.host(this.modelUse(name)).call(worker, msg, name);
+    }
     else if (msg.type === 'model_abort') this.models.host(this.modelUse(name)).abort(msg.callId);
     else if (msg.type === 'worktree_request')
       void this.merges

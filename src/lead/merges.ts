@@ -19,7 +19,8 @@ import { MergeQueue } from '../git/merge-queue.js';
 import { git, runGit } from '../git/run-git.js';
 import type { MergeEvent } from '../git/types.js';
 import { Worktrees } from '../git/worktrees.js';
-import { readEvents } from '../observe/event-log.js';
+import { eventLogPath } from '../observe/event-log.js';
+import { readLastEvents } from '../observe/event-reader.js';
 import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
@@ -343,5 +344,7 @@ export class LeadMerges {
 
 /** Whether the event log already holds the task's completion (a recovery after a kill checks). */
 function loggedCompletion(repoRoot: string, taskId: string): boolean {
-  return readEvents(repoRoot).some((e) => e.type === 'task_completed' && e.task === taskId);
+  // Backwards from the end: a completion being recovered is recent.
+  const found = readLastEvents(eventLogPath(repoRoot), 1, (e) => e.type === 'task_completed' && e.task === taskId);
+  return found.events.length > 0;
 }

@@ -12,6 +12,10 @@ import { TranscriptSpendReader } from '../observe/cost.js';
 import { createDaemonLogger, type DaemonLogger } from '../observe/daemon-log.js';
 import type { LoggedEvent, TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
+import type { TaskStore } from '../store/tasks/index.js';
+import { collectGarbage } from '../history/gc.js';
+import { gcSummary } from '../history/report.js';
+import { ProgressTimes } from './progress.js';
 
 export interface OversightDeps {
   repoRoot: string;
@@ -24,7 +28,12 @@ export interface OversightDeps {
   stopTeam: (reason: string) => void;
   /** `.team/config.json` read again (with the start's overrides), for the team budget on `teamd resume`. */
   rereadConfig: () => Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }>;
+  /** The lead's board: its periodic gc archives finished tasks through it (see history/gc.ts). */
+  tasks?: TaskStore;
 }
+
+/** The lead's first gc waits this long after the start (a start is busy enough; short runs never pay for it). */
+const FIRST_GC_MS = 60_000;
 
 const BUDGET_TRIGGERS = new Set(['task_completed', 'task_failed', 'task_released', 'teammate_state']);
 
@@ -35,6 +44,8 @@ export class Oversight {
   private budget: BudgetState | null = null;
   private checking: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
+  /** Who last did something (events, model calls), for the stall check. */
+  readonly progress = new ProgressTimes();
   /** The team budget in force: the config's at start, the config's again after each budget resume. */
   private teamBudgetUsd: number | undefined;
 
@@ -52,10 +63,16 @@ export class Oversight {
     const stallEvery = Math.max(1_000, Math.floor(this.deps.config.stallAfterMs / 4));
     this.timers.push(setInterval(() => void this.reportStalls(), stallEvery));
     if (this.hasBudgets()) this.timers.push(setInterval(() => void this.checkBudgets(), 30_000));
+    const gcEvery = this.deps.config.history.gcEveryMs;
+    if (gcEvery > 0) {
+      this.timers.push(setTimeout(() => void this.collectGarbage(), Math.min(gcEvery, FIRST_GC_MS)));
+      this.timers.push(setInterval(() => void this.collectGarbage(), gcEvery));
+    }
     for (const t of this.timers) t.unref();
   }
 
   onEvent(e: LoggedEvent): void {
+    this.progress.onEvent(e);
     this.daemonLog.event(e);
     this.notifier.onEvent(e);
     if (this.hasBudgets() && BUDGET_TRIGGERS.has(e.type)) void this.checkBudgets();
@@ -64,6 +81,7 @@ export class Oversight {
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     await this.checking;
+    await this.collecting;
     await this.notifier.flush();
     this.daemonLog.close();
   }
@@ -93,8 +111,28 @@ export class Oversight {
     return { ...this.deps.config, maxBudgetUsd: this.teamBudgetUsd };
   }
 
+  private collecting: Promise<void> | null = null;
+
+  /** One gc at a time; what it did is one notice (nothing when it did nothing). */
+  collectGarbage(): Promise<void> {
+    this.collecting ??= collectGarbage(this.deps.repoRoot, this.deps.config, {
+      tasks: this.deps.tasks,
+      reopenDaemonLog: () => this.daemonLog.reopen(),
+    })
+      .then((r) => {
+        const line = gcSummary(r);
+        if (line) this.deps.log({ type: 'notice', message: `gc: ${line}` });
+      })
+      .catch((err: unknown) => this.daemonLog.pino.warn({ err }, 'gc failed'))
+      .finally(() => (this.collecting = null));
+    return this.collecting;
+  }
+
   private async reportStalls(): Promise<void> {
-    const r = await reportStalled(this.deps.repoRoot, this.deps.config, { mailbox: this.deps.mailbox });
+    const r = await reportStalled(this.deps.repoRoot, this.deps.config, {
+      mailbox: this.deps.mailbox,
+      progress: this.progress.snapshot(),
+    });
     for (const s of r.reported)
       this.deps.log({ type: 'notice', agent: s.agent, message: `stalled (${s.reason}) since ${s.since}` });
   }

@@ -10,7 +10,8 @@ import { readStateSync, stateOr } from '../store/state-file.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { TeamConfig } from '../config/schema.js';
-import { readEvents } from '../observe/event-log.js';
+import { eventLogPath } from '../observe/event-log.js';
+import { readLastEvents } from '../observe/event-reader.js';
 import { sessionFiles } from '../observe/transcript-view.js';
 import type { LoggedEvent } from '../observe/types.js';
 import { writeFileAtomic } from '../store/atomic.js';
@@ -115,15 +116,26 @@ export interface StallReport {
 export async function reportStalled(
   repoRoot: string,
   config: Pick<TeamConfig, 'stallAfterMs'>,
-  options: { now?: number; mailbox?: Pick<MailboxStore, 'send'> } = {},
+  options: {
+    now?: number;
+    mailbox?: Pick<MailboxStore, 'send'>;
+    /**
+     * The last progress per agent as the caller saw it (the lead sees every
+     * event and serves every model call: see lead/progress.ts). Without it,
+     * the files say: the newest transcript's time and the last 10,000 events.
+     */
+    progress?: Readonly<Record<string, number>>;
+  } = {},
 ): Promise<StallReport> {
   const now = options.now ?? Date.now();
   const statuses = readAgentStatuses(repoRoot);
-  const progress = lastProgressTimes(
-    repoRoot,
-    statuses.map((s) => s.name),
-    readEvents(repoRoot),
-  );
+  const progress =
+    options.progress ??
+    lastProgressTimes(
+      repoRoot,
+      statuses.map((s) => s.name),
+      readLastEvents(eventLogPath(repoRoot), 10_000).events,
+    );
   const stalled = findStalls(statuses, progress, config.stallAfterMs, now);
   const before = readReported(repoRoot);
   const mailbox = options.mailbox ?? new MailboxStore(repoRoot);

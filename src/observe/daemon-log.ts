@@ -25,6 +25,8 @@ export interface DaemonLogger {
   readonly pino: Logger;
   /** Logs one team event at its level, with the event's fields under `event`. */
   event(e: TeamEvent | LoggedEvent): void;
+  /** Opens the file by its name again (after a rotation moved the old one away). */
+  reopen(): void;
   close(): void;
 }
 
@@ -69,6 +71,11 @@ export function createDaemonLogger(repoRoot: string, options: { level?: Level } 
       if (closed) return;
       const { ts: _ts, ...fields } = e as LoggedEvent;
       logger[levelOf(e)]({ event: fields }, formatEvent(e as LoggedEvent) ?? e.type);
+    },
+    reopen() {
+      if (closed) return;
+      destination.flushSync();
+      destination.reopen();
     },
     close() {
       if (closed) return;

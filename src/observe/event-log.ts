@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { textDepthProblem } from '../store/json-bounds.js';
 import { readStateTextSync } from '../store/state-file.js';
 import { dirname, join } from 'node:path';
@@ -12,10 +12,35 @@ export const eventLogPath = (repoRoot: string): string => join(repoRoot, '.team'
  * the write itself. Dropped on a failed write, and opened again next time.
  */
 const openLogs = new Map<string, number>();
+/** When each open log was last checked against its path (see `rotatedAway`). */
+const checkedAt = new Map<string, number>();
+const RECHECK_MS = 1000;
+
+/**
+ * Whether the path now names another file than `fd` (the log was rotated: see
+ * history/rotation.ts). Checked at most once a second, so a writer moves to
+ * the new file within a second; the rotation compresses a segment only after
+ * it has been quiet for longer than that.
+ */
+function rotatedAway(file: string, fd: number): boolean {
+  const now = Date.now();
+  if (now - (checkedAt.get(file) ?? 0) < RECHECK_MS) return false;
+  checkedAt.set(file, now);
+  const path = statSync(file, { throwIfNoEntry: false });
+  return path?.ino !== fstatSync(fd).ino;
+}
 
 function appendLine(file: string, line: string): void {
   let fd = openLogs.get(file);
-  if (fd === undefined) openLogs.set(file, (fd = openForAppend(file)));
+  if (fd !== undefined && rotatedAway(file, fd)) {
+    openLogs.delete(file);
+    closeSync(fd);
+    fd = undefined;
+  }
+  if (fd === undefined) {
+    openLogs.set(file, (fd = openForAppend(file)));
+    checkedAt.set(file, Date.now());
+  }
   try {
     writeSync(fd, line);
   } catch (err) {
@@ -70,7 +95,11 @@ export class EventLog {
   }
 }
 
-/** Every parseable event of the log, oldest first; torn or foreign lines are skipped. */
+/**
+ * Every parseable event of the live log (not its rotated segments), oldest
+ * first; torn or foreign lines are skipped. Reads the whole file: the daemon
+ * and the dashboards use event-reader.ts instead; this is for tests and tools.
+ */
 export function readEvents(repoRoot: string): LoggedEvent[] {
   const file = eventLogPath(repoRoot);
   if (!existsSync(file)) return [];

@@ -63,10 +63,12 @@ function liveness(state: string, ageMs: number, leadRunning: boolean, stallAfter
   return state as Liveness;
 }
 
+/** `tasks`: a board kept current by the caller (`teamd top`), instead of reading every task file again. */
 export async function readTeamStatus(
   repoRoot: string,
   config: TeamConfig,
   now = Date.now(),
+  tasks?: TaskStore,
 ): Promise<TeamStatus> {
   const pid = runningLeadPid(repoRoot);
   const statuses = readAgentStatuses(repoRoot);
@@ -93,7 +95,7 @@ export async function readTeamStatus(
   return {
     lead: { running: pid !== null, pid, paused: pid !== null ? readPause(repoRoot) : null },
     teammates,
-    tasks: await taskSection(repoRoot),
+    tasks: taskSection(tasks ?? (await TaskStore.open(repoRoot, { normalise: false }))),
     inboxes: await mailbox.inboxSizes(),
     cron: cron.jobs,
     merges: await mergeSection(repoRoot, config),
@@ -110,8 +112,7 @@ const hookProblems = (repoRoot: string): FileProblem[] =>
 export const failureReason = (t: Pick<Task, 'result'>): string =>
   t.result?.error ?? t.result?.summary ?? 'no reason recorded';
 
-async function taskSection(repoRoot: string): Promise<TeamStatus['tasks']> {
-  const store = await TaskStore.open(repoRoot, { normalise: false });
+function taskSection(store: TaskStore): TeamStatus['tasks'] {
   const counts: Record<TaskStatus, number> = {
     pending: 0,
     in_progress: 0,

@@ -7,7 +7,8 @@ import type { FileProblem } from './types.js';
 /** What `checkTeamFiles` found. */
 export interface TeamFilesReport {
   problems: FileProblem[];
-  counts: { tasks: number; inboxes: number; cronJobs: number };
+  /** `archivedTasks`: the files of `.tasks/archive/` (finished tasks off the live board), also checked. */
+  counts: { tasks: number; inboxes: number; cronJobs: number; archivedTasks: number };
 }
 
 /**
@@ -20,9 +21,17 @@ export async function checkTeamFiles(repoRoot: string): Promise<TeamFilesReport>
   const tasks = await TaskStore.open(repoRoot, { normalise: false });
   const mailboxes = new MailboxStore(repoRoot);
   const cron = await new CronStore(repoRoot).list();
+  const archived = await tasks.archive.all();
   return {
-    problems: [...teamFolderProblems(repoRoot), ...tasks.problems(), ...(await mailboxes.problems()), ...cron.problems],
+    problems: [
+      ...teamFolderProblems(repoRoot),
+      ...tasks.problems(),
+      ...archived.problems,
+      ...(await mailboxes.problems()),
+      ...cron.problems,
+    ],
     counts: {
+      archivedTasks: archived.tasks.length,
       tasks: tasks.list().length,
       inboxes: (await mailboxes.agents()).length,
       cronJobs: cron.jobs.length,

@@ -21,6 +21,10 @@ export class MemoryTaskFiles implements TaskBackend {
 
   constructor(private readonly now: () => Date) {}
 
+  labelOf(file: string): string {
+    return file;
+  }
+
   label(stem: string): string {
     return `.tasks/${stem}.json`;
   }

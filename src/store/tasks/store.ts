@@ -1,8 +1,9 @@
 import { newId } from '../ids.js';
 import { queued } from '../lock.js';
-import { teamPaths } from '../paths.js';
+import { invalidIdReason, teamPaths } from '../paths.js';
 import { describeInputError } from '../problems.js';
 import type { FileProblem, Outcome, Task, TaskResult } from '../types.js';
+import { ARCHIVABLE, moveToArchive, TaskArchive } from './archive.js';
 import { claimFirstReady, claimOne, type ClaimContext } from './claim.js';
 import { cycleThrough } from './graph.js';
 import * as life from './lifecycle.js';
@@ -30,11 +31,16 @@ export class TaskStore {
   private readonly index = new TaskIndex();
   private readonly writer: TaskWriter;
   private readonly claims: ClaimContext;
+  /** Finished tasks moved out of `.tasks/` (see archive.ts). */
+  readonly archive: TaskArchive;
 
   private constructor(
     private readonly files: TaskBackend,
     private readonly options: TaskStoreOptions,
   ) {
+    this.archive = new TaskArchive(files.folder, (file) => files.labelOf(file));
+    this.index.archivedStatus = (id) => this.archive.statusOf(id);
+    this.index.beforeRemove = (id) => this.archive.forget(id);
     const now = (): Date => this.now();
     this.writer = new TaskWriter(files, this.index, now, options.lock, options.trackOwnWrites ?? false);
     this.claims = { files, index: this.index, writer: this.writer, now };
@@ -123,6 +129,34 @@ export class TaskStore {
     return this.index.get(id);
   }
 
+  /** A live task, else an archived one (`archived: true`); undefined when neither exists. */
+  find(id: string): { task: Task; archived: boolean } | undefined {
+    const live = this.index.get(id);
+    if (live) return { task: live, archived: false };
+    const cold = invalidIdReason(id) === undefined ? this.archive.get(id) : undefined;
+    return cold && { task: cold, archived: true };
+  }
+
+  /**
+   * Moves completed and cancelled tasks last changed before `before` into the
+   * archive (or, with `dryRun`, only says which). Returns the ids moved.
+   */
+  async archiveFinished(before: Date, options: { dryRun?: boolean; pause?: (step: string) => Promise<void> } = {}): Promise<string[]> {
+    const old = (t: Task): boolean => ARCHIVABLE.has(t.status) && Date.parse(t.updatedAt) < before.getTime();
+    const moved: string[] = [];
+    for (const task of this.list().filter(old)) {
+      if (options.dryRun) {
+        moved.push(task.id);
+        continue;
+      }
+      const how = { pause: options.pause, lock: this.options.lock };
+      const done = await moveToArchive(this.files.folder, this.archive, task.id, old, how);
+      if (done.ok) moved.push(task.id);
+      await this.refresh(task.id);
+    }
+    return moved;
+  }
+
   /** Tasks oldest first, from the index. */
   list(filter: TaskFilter = {}): Task[] {
     const statuses = filter.status === undefined ? undefined : [filter.status].flat();
@@ -193,6 +227,7 @@ export class TaskStore {
     if (!parsed.success) return { ok: false, error: describeInputError(parsed.error) };
     const { id = newId('t'), subject, blockedBy = [], ...rest } = parsed.data;
     const unique = [...new Set(blockedBy)];
+    if (invalidIdReason(id) === undefined && this.archive.get(id)) return { ok: false, error: `task "${id}" already exists (archived)` };
     const depsError = await this.checkNewDependencies(id, unique);
     if (depsError) return { ok: false, error: depsError };
     const task: Task = {
@@ -325,7 +360,7 @@ export class TaskStore {
     for (const blocker of blockedBy) {
       if (blocker === id) continue;
       if (!this.index.get(blocker)) await this.refresh(blocker);
-      if (!this.index.get(blocker)) return `blockedBy: no task "${blocker}"`;
+      if (!this.index.get(blocker) && this.find(blocker) === undefined) return `blockedBy: no task "${blocker}"`;
     }
     const cycle = cycleThrough(this.index.graph(), id, blockedBy);
     return cycle ? `blockedBy: would create a dependency cycle ${cycle.join(' → ')}` : undefined;

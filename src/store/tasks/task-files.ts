@@ -53,6 +53,8 @@ export interface TaskBackend {
   readonly folder: string;
   readonly reads: number;
   label(stem: string): string;
+  /** A path under the folder (the archive's files), as problems name it. */
+  labelOf(file: string): string;
   fileOf(id: string): Outcome<string>;
   read(id: string): Promise<TaskRead>;
   readSync(id: string): TaskRead;
@@ -100,6 +102,11 @@ export class TaskFiles implements TaskBackend {
   }
 
   private folderLabel: string | undefined;
+
+  /** The repo-relative name of any file (e.g. one in `.tasks/archive/`). */
+  labelOf(file: string): string {
+    return relative(this.repoRoot, resolve(file));
+  }
 
   fileOf(id: string): Outcome<string> {
     return fileFor(this.folder, id);

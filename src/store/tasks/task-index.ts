@@ -1,4 +1,4 @@
-import type { FileProblem, Task } from '../types.js';
+import type { FileProblem, Task, TaskStatus } from '../types.js';
 import { ReadyQueue } from './ready-queue.js';
 
 export { readyOrder } from './ready-queue.js';
@@ -48,6 +48,14 @@ export class TaskIndex {
     return this.tasks;
   }
 
+  /**
+   * The status of an archived task (`.tasks/archive/`, see archive.ts), asked
+   * only for a blocker the live board does not hold.
+   */
+  archivedStatus: (id: string) => TaskStatus | undefined = () => undefined;
+  /** Told before a task leaves the index (it may have been archived: see `TaskArchive.forget`). */
+  beforeRemove: (id: string) => void = () => undefined;
+
   /** Told of every real change of the index: a task added or changed (not re-read unchanged), or removed. */
   onChange: ((change: TaskChangeNotice) => void) | null = null;
 
@@ -68,6 +76,7 @@ export class TaskIndex {
   remove(id: string): string[] {
     const old = this.tasks.get(id);
     if (!old) return [];
+    this.beforeRemove(id);
     this.unlink(old);
     this.tasks.delete(id);
     this.readyQueue.delete(id);
@@ -99,9 +108,11 @@ export class TaskIndex {
     return this.readyQueue.has(id);
   }
 
-  /** The ids in `blockedBy` that are not completed (missing ones included). */
+  /** The ids in `blockedBy` that are not completed (missing ones included; archived completed ones are done). */
   blockers(id: string): string[] {
-    return (this.tasks.get(id)?.blockedBy ?? []).filter((b) => this.tasks.get(b)?.status !== 'completed');
+    return (this.tasks.get(id)?.blockedBy ?? []).filter(
+      (b) => (this.tasks.get(b)?.status ?? this.archivedStatus(b)) !== 'completed',
+    );
   }
 
   /** The existing tasks that list `id` in their `blockedBy`. */

@@ -18,7 +18,7 @@ function danglingProblems(index: TaskIndex, label: (id: string) => string): File
     // A finished task no longer waits for anything: a blocker removed since is no problem.
     if (task.status === 'completed' || task.status === 'cancelled') continue;
     task.blockedBy.forEach((blocker, i) => {
-      if (!index.get(blocker))
+      if (!index.get(blocker) && index.archivedStatus(blocker) === undefined)
         problems.push({ file: label(task.id), field: `blockedBy.${i}`, message: `no task "${blocker}"` });
     });
   }

@@ -1,0 +1,119 @@
+/**
+ * The lead side of the soak bench, in its own process (run with --expose-gc):
+ * on a repository with weeks of history, `teamd gc`'s work, the lead's cold
+ * start, its RSS before and after `tasks` one-turn tasks and `messages`
+ * messages, and the stall check's time per run. Prints one JSON line
+ * `{"phase":"idle",…}` and keeps the idle team running until stdin closes
+ * (the parent measures `top`, `status` and `logs` meanwhile), then stops it.
+ *   node --expose-gc --import tsx bench/soak/probe.ts <repo> <tasks> <messages> [--src]
+ */
+import { medianOf } from '../support/stats.js';
+import { soakModules } from './modules.js';
+
+const [repoDir, tasksArg, messagesArg] = process.argv.slice(2) as [string, string, string];
+const [TASKS, MESSAGES] = [Number(tasksArg), Number(messagesArg)];
+const gcNow = (globalThis as { gc?: () => void }).gc;
+const m = await soakModules();
+
+async function rssMB(): Promise<number> {
+  const readings: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    gcNow?.();
+    await new Promise((r) => setTimeout(r, 200)); // let freed pages go back before reading
+    readings.push(process.memoryUsage().rss / 2 ** 20);
+  }
+  return medianOf(readings);
+}
+
+const loaded = await m.loadConfig(repoDir);
+if (!loaded.ok) throw new Error(loaded.error);
+const gcBegan = performance.now();
+const gcReport = await m.collectGarbage(repoDir, loaded.config);
+const gcMs = performance.now() - gcBegan;
+
+let listeners: ((type: string) => void)[] = [];
+const until = (check: () => boolean, what: string, timeoutMs = 1_800_000): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
+    const poll = setInterval(() => test(), 200);
+    const test = (): void => {
+      if (!check()) return;
+      clearTimeout(timer);
+      clearInterval(poll);
+      listeners = listeners.filter((l) => l !== test);
+      resolve();
+    };
+    listeners.push(test);
+    test();
+  });
+
+let completed = 0;
+let delivered = 0;
+const began = performance.now();
+const started = await m.Lead.start({
+  repoRoot: repoDir,
+  onEvent: (e) => {
+    if (e.type === 'task_completed') completed++;
+    if (e.type === 'message_delivered') delivered++;
+    for (const l of [...listeners]) setImmediate(() => l(e.type));
+  },
+});
+if (!started.ok) throw new Error(started.error);
+const lead = started.value;
+const idle = (): boolean => lead.pool.names().every((n) => lead.pool.stateOf(n)?.state === 'idle');
+await until(idle, 'every teammate idle');
+const coldStartMs = performance.now() - began;
+const rssBefore = await rssMB();
+
+// The stall check as the lead runs it: the in-memory progress, the status files, no event log.
+const progress = new m.ProgressTimes();
+for (const n of lead.pool.names()) progress.note(n);
+const stallRuns: number[] = [];
+for (let i = 0; i < 200; i++) {
+  const t = performance.now();
+  await m.reportStalled(repoDir, loaded.config, { progress: progress.snapshot() });
+  stallRuns.push(performance.now() - t);
+}
+
+const store = await m.TaskStore.open(repoDir);
+for (let i = 0; i < TASKS; i++) {
+  const made = await store.create({ id: `live${i}`, subject: `live task ${i}` });
+  if (!made.ok) throw new Error(made.error);
+  if (i % 200 === 199) await until(() => completed >= i - 400, 'the team to keep up');
+}
+await until(() => completed >= TASKS && idle(), `${TASKS} tasks completed`);
+const rssAfterTasks = await rssMB();
+
+const mailbox = new m.MailboxStore(repoDir);
+const names = lead.pool.names();
+for (let i = 0; i < MESSAGES; i++) {
+  const sent = await mailbox.send({
+    from: 'lead',
+    to: names[i % names.length]!,
+    type: 'message',
+    content: `soak ${i}`,
+  });
+  if (!sent.ok) throw new Error(sent.error);
+  if (i % 500 === 499) await until(() => delivered >= i - 1000, 'deliveries to keep up');
+}
+await until(() => delivered >= MESSAGES && idle(), `${MESSAGES} messages delivered`);
+const rssAfterMessages = await rssMB();
+
+console.log(
+  JSON.stringify({
+    phase: 'idle',
+    pid: process.pid,
+    gcMs,
+    gcArchived: gcReport.archivedTasks.length,
+    coldStartMs,
+    rssBefore,
+    rssAfterTasks,
+    rssAfterMessages,
+    stallRuns,
+    boardAfter: store.list().length,
+  }),
+);
+process.stdin.resume();
+await new Promise((resolve) => process.stdin.once('end', resolve));
+await lead.stop('soak over');
+process.exit(0);

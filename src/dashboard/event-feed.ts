@@ -1,0 +1,50 @@
+import { eventLogPath } from '../observe/event-log.js';
+import { EventTail, readLastEvents } from '../observe/event-reader.js';
+import type { LoggedEvent } from '../observe/types.js';
+
+const LIFECYCLE = new Set(['daemon_started', 'team_finished', 'daemon_stopped']);
+
+/**
+ * The events `teamd top` shows, kept current from where the last refresh
+ * left off: the newest `keep` events, how many were seen, and whether the
+ * last run of the lead ended. A refresh reads only what was appended.
+ */
+export class EventFeed {
+  private readonly tail: EventTail;
+  private lastLifecycle: string | null = null;
+  recent: LoggedEvent[] = [];
+  /** Events seen since the feed started (the first read's window included). */
+  count = 0;
+
+  constructor(
+    private readonly repoRoot: string,
+    private readonly keep = 50,
+  ) {
+    this.tail = new EventTail(eventLogPath(repoRoot), keep);
+  }
+
+  /** The events appended since the last poll (none on the first: those are the past, not news). */
+  poll(): LoggedEvent[] {
+    const read = this.tail.poll();
+    if (read.first) this.lastLifecycle = this.lastLifecycleOnDisk();
+    for (const e of read.events) if (LIFECYCLE.has(e.type)) this.lastLifecycle = e.type;
+    this.count += read.events.length;
+    this.recent = [...this.recent, ...read.events].slice(-this.keep);
+    return read.first ? [] : read.events;
+  }
+
+  /** The last run of the lead ended (team_finished or daemon_stopped after its daemon_started). */
+  get ended(): boolean {
+    return this.lastLifecycle === 'team_finished' || this.lastLifecycle === 'daemon_stopped';
+  }
+
+  /** Once, backwards from the end: the newest lifecycle event. */
+  private lastLifecycleOnDisk(): string | null {
+    const found = readLastEvents(eventLogPath(this.repoRoot), 1, (e) => LIFECYCLE.has(e.type));
+    return found.events[0]?.type ?? null;
+  }
+
+  close(): void {
+    this.tail.close();
+  }
+}

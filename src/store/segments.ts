@@ -1,0 +1,161 @@
+/**
+ * Rotated segments of an append-only file (the event log, the daemon log, a
+ * mailbox archive): `<dir>/<file>` moves to `<dir>/segments/<stem>.<stamp><ext>`
+ * by one rename, and a raw segment is compressed to `<same>.gz` once no writer
+ * can still hold it open (its mtime is older than the quiet period).
+ *
+ * Crash safety, step by step: the rename is atomic (the file is either live or
+ * a raw segment); the gzip goes to a hidden temp file, is fsynced and renamed
+ * to `.gz`; only then is the raw segment unlinked. A crash between those two
+ * leaves both: readers take the raw one (the `.gz` is never newer), and the
+ * next pass compresses it again over the `.gz`. A line is never lost or read twice.
+ */
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+/** One segment of a file's history, oldest first by name. */
+export interface Segment {
+  path: string;
+  compressed: boolean;
+  /** The rotation stamp: segments sort by it. */
+  stamp: string;
+}
+
+export const segmentsFolder = (dir: string): string => join(dir, 'segments');
+
+/** `20261201T132600123Z-000-42` → that time in ms (NaN when it is not a stamp). */
+export function stampTime(stamp: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z/.exec(stamp);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!) : NaN;
+}
+
+/** `events.jsonl` → `['events', '.jsonl']`. */
+function splitName(file: string): [string, string] {
+  const ext = extname(file);
+  return [basename(file, ext), ext];
+}
+
+let lastStamp = '';
+let sequence = 0;
+
+/** A sortable stamp of `now`, unique within this process (a counter after the time). */
+export function rotationStamp(now: Date): string {
+  const base = now.toISOString().replace(/[-:.]/g, '');
+  sequence = base === lastStamp ? sequence + 1 : 0;
+  lastStamp = base;
+  return `${base}-${String(sequence).padStart(3, '0')}-${process.pid}`;
+}
+
+/**
+ * Moves `file` (in `dir`) into its segments folder as a raw segment. Returns
+ * the segment's path, or null when there was no file (or it was empty).
+ */
+export async function rotateFile(dir: string, file: string, now = new Date()): Promise<string | null> {
+  const from = join(dir, file);
+  const size = await stat(from).then(
+    (s) => (s.isFile() ? s.size : 0),
+    () => 0,
+  );
+  if (size === 0) return null;
+  const [stem, ext] = splitName(file);
+  const folder = segmentsFolder(dir);
+  await mkdir(folder, { recursive: true });
+  const to = join(folder, `${stem}.${rotationStamp(now)}${ext}`);
+  await rename(from, to);
+  return to;
+}
+
+/** The segments of `file` in `dir`, oldest first; of a stamp with both forms, the raw one. */
+export async function listSegments(dir: string, file: string): Promise<Segment[]> {
+  const [stem, ext] = splitName(file);
+  const names = await readdir(segmentsFolder(dir)).catch(() => [] as string[]);
+  const byStamp = new Map<string, Segment>();
+  for (const name of names) {
+    if (!name.startsWith(`${stem}.`) || name.startsWith('.')) continue;
+    const compressed = name.endsWith(`${ext}.gz`);
+    if (!compressed && !name.endsWith(ext)) continue;
+    const stamp = name.slice(stem.length + 1, name.length - ext.length - (compressed ? 3 : 0));
+    if (!stamp || stamp.includes('.')) continue;
+    const seen = byStamp.get(stamp);
+    if (!seen || seen.compressed)
+      byStamp.set(stamp, { path: join(segmentsFolder(dir), name), compressed, stamp });
+  }
+  return [...byStamp.values()].sort((a, b) => a.stamp.localeCompare(b.stamp));
+}
+
+/** The text of a segment (gunzipped when compressed). */
+export function readSegmentText(segment: Pick<Segment, 'path' | 'compressed'>): string {
+  const bytes = readFileSync(segment.path);
+  return (segment.compressed ? gunzipSync(bytes) : bytes).toString('utf8');
+}
+
+function writeDurably(path: string, bytes: Buffer): void {
+  const fd = openSync(path, 'w', 0o644);
+  try {
+    writeSync(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What one compression pass did. */
+export interface CompressReport {
+  compressed: string[];
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+/**
+ * Compresses every raw segment of `file` whose last write is older than
+ * `quietMs` (a writer that still held the old file open has moved on by then).
+ * `pause` runs between the steps (tests kill a process there).
+ */
+export async function compressQuietSegments(
+  dir: string,
+  file: string,
+  options: { now?: number; quietMs?: number; dryRun?: boolean; pause?: (step: string) => Promise<void> } = {},
+): Promise<CompressReport> {
+  const now = options.now ?? Date.now();
+  const report: CompressReport = { compressed: [], bytesBefore: 0, bytesAfter: 0 };
+  for (const segment of await listSegments(dir, file)) {
+    if (segment.compressed) continue;
+    const info = await stat(segment.path).catch(() => null);
+    // Quiet since the rename too: an idle file's mtime is old, yet a writer may still hold it.
+    const lastWrite = Math.max(info?.mtimeMs ?? 0, stampTime(segment.stamp) || now);
+    if (!info || now - lastWrite < (options.quietMs ?? 10_000)) continue;
+    const gz = gzipSync(readFileSync(segment.path));
+    report.compressed.push(segment.path);
+    report.bytesBefore += info.size;
+    report.bytesAfter += gz.length;
+    if (options.dryRun) continue;
+    const temp = join(segmentsFolder(dir), `.${basename(segment.path)}.gz.tmp`);
+    writeDurably(temp, gz);
+    await options.pause?.('written');
+    await rename(temp, `${segment.path}.gz`);
+    await options.pause?.('renamed');
+    await unlink(segment.path);
+  }
+  return report;
+}
+
+/** Removes compressed segments of `file` rotated more than `keepMs` ago (by their file time). Returns their paths. */
+export async function pruneSegments(
+  dir: string,
+  file: string,
+  keepMs: number,
+  options: { now?: number; dryRun?: boolean } = {},
+): Promise<string[]> {
+  const now = options.now ?? Date.now();
+  const removed: string[] = [];
+  for (const segment of await listSegments(dir, file)) {
+    if (!segment.compressed) continue;
+    const info = await stat(segment.path).catch(() => null);
+    if (!info || now - info.mtimeMs <= keepMs) continue;
+    removed.push(segment.path);
+    if (!options.dryRun) await unlink(segment.path).catch(() => undefined);
+  }
+  return removed;
+}

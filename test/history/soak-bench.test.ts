@@ -1,0 +1,36 @@
+/**
+ * The soak bench in its tiny mode (from src/, small history, 2 s of `top`):
+ * it runs to the end and prints every column and target. No number is
+ * asserted: benchmarks never fail on a number.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { TSX_LOADER } from '../support/race/spawn-ts.js';
+
+const BENCH = fileURLToPath(new URL('../../bench/soak/index.ts', import.meta.url));
+
+describe('bench/soak --tiny', () => {
+  it('runs a team on generated history and prints its table', async () => {
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', TSX_LOADER, BENCH, '--tiny', '--src'],
+        { timeout: 170_000 },
+        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+      ),
+    );
+    for (const column of [
+      'teamd status',
+      'teamd logs --events --tail 20',
+      'stall check, per run',
+      'lead cold start',
+      'lead RSS before the live tasks',
+      'lead RSS after 20 tasks',
+      'teamd top: CPU over 2 s idle',
+      'teamd top: largest RSS',
+    ])
+      expect(out).toContain(column);
+    expect(out.match(/^(PASS|MISS) {2}/gm)).toHaveLength(7);
+  }, 180_000);
+});
