@@ -13,7 +13,7 @@ import { TeamConfigSchema } from '../../src/config/schema.js';
 import { teamFactsOf } from '../../src/cli/token-facts.js';
 import { ledgerRows, type LedgerRow } from '../../src/observe/token-ledger.js';
 import { ledgerCallsFromTranscripts } from '../../src/observe/token-ledger-transcripts.js';
-import { makeBenchRepo, startTeam, teammates as names, untilEvent } from '../support/team.js';
+import { makeBenchRepo, startTeam, allIdle, teammates as names, untilEvent } from '../support/team.js';
 import type { Daemon } from '../support/dist.js';
 
 export const LEDGER_MODEL = 'claude-sonnet-5-5';
@@ -80,6 +80,8 @@ export async function runLedger(
     const team = await startTeam(daemon as Daemon, repo);
     const done = () => team.lead.tasks.list().every((t) => t.status === 'completed' || t.status === 'failed');
     await untilEvent(team, done, 600_000, `${opts.tasks} tasks to finish`);
+    // A mail session may still be answering after the last task: every call it made belongs in the ledger.
+    await allIdle(team, 120_000);
     await team.stop();
     const calls = ledgerCallsFromTranscripts(
       repo.dir,
