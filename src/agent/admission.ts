@@ -33,7 +33,13 @@ export function toolHooks(
 ): Promise<HookOutcome> | null {
   if (!env.hooks?.has(event)) return null;
   const place = placeOf(env);
-  const payload = { ...env.hookBase, ...toolPayload(call.tool, input, call.block.id, place), ...extra };
+  const server = /^mcp__([^_]+(?:_[^_]+)*?)__/.exec(call.tool.name)?.[1];
+  const payload = {
+    ...env.hookBase,
+    ...toolPayload(call.tool, input, call.block.id, place),
+    ...(server === undefined ? {} : { mcp_server: server }), // Claude Code names an MCP tool's server
+    ...extra,
+  };
   return env.hooks.run(event, payload, { matchValue: call.tool.name, signal, ifFits: ifRuleTest(call.tool, input, place) });
 }
 

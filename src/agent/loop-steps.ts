@@ -76,7 +76,7 @@ export function* hookNotices(run: RunContext): Generator<AgentEvent> {
  */
 export async function sessionStartContext(run: RunContext, source: 'startup' | 'resume' | 'compact'): Promise<ContentBlock[]> {
   if (!run.hooks?.has('SessionStart') || run.isSubagent) return [];
-  const payload = { ...run.hookBase, source, model: run.turn.model.model };
+  const payload = { ...run.hookBase, source }; // as Claude Code 2.1.332 sends it: no model (test/interop)
   const outcome = await run.hooks.run('SessionStart', payload, { matchValue: source, signal: run.signal });
   if (!outcome.continue) run.stopRequest.reason ??= outcome.stopReason ?? 'a SessionStart hook stopped the session';
   return outcome.additionalContext ? [{ type: 'text', text: outcome.additionalContext }] : [];

@@ -189,8 +189,7 @@ export class AgentRuntime {
     const hooks = this.options.hooks;
     if (hooks === undefined || !hooks.has('SessionEnd')) return;
     const { session_id, transcript_path } = this.hookSession;
-    const mode = this.options.permissionPolicy?.defaultMode ?? 'acceptEdits';
-    await hooks.run('SessionEnd', { session_id, transcript_path, permission_mode: mode, reason: 'other' }, { matchValue: 'other' });
+    await hooks.run('SessionEnd', { session_id, transcript_path, reason: 'other' }, { matchValue: 'other' });
   }
 
   /**

@@ -89,12 +89,13 @@ async function postToolUse(
   output: ToolOutput,
   env: ToolCallEnv,
   signal: AbortSignal,
+  durationMs: number,
 ) {
   const plain = output.content.length > 0 ? output.content : '(no output)';
   const failed = output.isError ?? false;
   const extra = failed
-    ? { error: output.content, is_interrupt: signal.aborted }
-    : { tool_response: toolResponse(call.tool, input, output.content, false, placeOf(env)) };
+    ? { error: output.content, is_interrupt: signal.aborted, duration_ms: durationMs }
+    : { tool_response: toolResponse(call.tool, input, output.content, false, placeOf(env)), duration_ms: durationMs };
   const event = failed ? 'PostToolUseFailure' : 'PostToolUse';
   const hook = await toolHooks(event, call, input, env, extra, signal);
   if (hook === null) return plain;
@@ -113,13 +114,14 @@ export async function executeCall(
 ): Promise<CallOutcome> {
   const admission = await admit(call, env, signal);
   if (!admission.ok) return admission.outcome;
+  const startedAt = Date.now();
   const output = await runTool(call.tool, admission.input, {
     ...env.context,
     signal,
     onProgress,
     toolUseId: call.block.id,
   });
-  const after = await postToolUse(call, admission.input, output, env, signal);
+  const after = await postToolUse(call, admission.input, output, env, signal, Date.now() - startedAt);
   const content = admission.context === undefined ? after : `${after}\n\n${admission.context}`;
   const isError = output.isError ?? false;
   return {

@@ -103,6 +103,8 @@ function eventJson(
     hook_event_name: event,
   };
   if (typeof json.tool_name === 'string') json.tool_name = claudeCodeToolName(json.tool_name);
+  // Claude Code (2.1.332, test/interop) sends no permission_mode with the session's start and end.
+  if (event === 'SessionStart' || event === 'SessionEnd') delete json.permission_mode;
   return json;
 }
 

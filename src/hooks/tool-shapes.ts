@@ -43,7 +43,7 @@ const unnumbered = (text: string): string =>
 type Shaper = (run: ToolRun) => unknown;
 
 const SHAPES: Record<string, Shaper> = {
-  Bash: (r) => ({ stdout: r.content, stderr: '', interrupted: false, isImage: false }),
+  Bash: (r) => ({ stdout: r.content, stderr: '', interrupted: false, isImage: false, noOutputExpected: false }),
   Read: (r) => {
     const content = unnumbered(r.content);
     const numLines = content === '' ? 0 : content.split('\n').length;
