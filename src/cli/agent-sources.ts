@@ -12,6 +12,7 @@ import type { McpLoadOptions, McpServerConfig } from '../agent/mcp/types.js';
 import { loadHookSettings, parseHookSettings } from '../hooks/index.js';
 import type { HookSettings } from '../hooks/types.js';
 import { CliError } from './cli-error.js';
+import { printWarning } from './output.js';
 
 /** A flag's value: a JSON object given inline, or the path of a file holding one. */
 export function jsonOf(flag: string, value: string, cwd: string): Record<string, unknown> {
@@ -68,20 +69,28 @@ export interface McpSources {
   names: string[];
 }
 
-/** The `mcpServers` of one config, each server checked as `.mcp.json` is (unknown keys are fine, bad fields are not). */
-const serversIn = (json: Record<string, unknown>, where: string): Record<string, McpServerConfig> => {
+/**
+ * The `mcpServers` of one config, each server checked as `.mcp.json` is
+ * (unknown keys are fine, bad fields are not). A bad server given with
+ * `--mcp-config` is an error; one in the project's `.mcp.json` is a warning
+ * and left out, as the runtime's loader does.
+ */
+const serversIn = (json: Record<string, unknown>, where: string, strict: boolean): Record<string, McpServerConfig> => {
   const servers = json.mcpServers;
+  const flag = strict ? 'teamd agent --mcp-config: ' : '';
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
-    throw new CliError(`teamd agent --mcp-config: ${where}: mcpServers: expected an object of servers`);
-  const { problems } = parseServers(servers as Record<string, unknown>, where, process.env);
-  if (problems.length > 0) throw new CliError(`teamd agent --mcp-config: ${problems.join('; ')}`);
-  return servers as Record<string, McpServerConfig>;
+    throw new CliError(`${flag}${where}: mcpServers: expected an object of servers`);
+  const { problems, servers: good } = parseServers(servers as Record<string, unknown>, where, process.env);
+  if (problems.length > 0 && strict) throw new CliError(`${flag}${problems.join('; ')}`);
+  for (const problem of problems) printWarning(`${problem} (server left out)`);
+  const kept = Object.entries(servers as Record<string, McpServerConfig>).filter(([name]) => good.has(name));
+  return Object.fromEntries(kept);
 };
 
 export function mcpSources(cwd: string, configs: string[], strict: boolean): McpSources {
   const file = join(cwd, '.mcp.json');
-  const project = !strict && existsSync(file) ? serversIn(jsonOf('.mcp.json', file, cwd), '.mcp.json') : {};
-  const given = configs.map((c) => serversIn(jsonOf('--mcp-config', c, cwd), c));
+  const project = !strict && existsSync(file) ? serversIn(jsonOf('.mcp.json', file, cwd), '.mcp.json', false) : {};
+  const given = configs.map((c) => serversIn(jsonOf('--mcp-config', c, cwd), c, true));
   const servers = Object.assign({}, project, ...given) as Record<string, McpServerConfig>;
   const names = Object.keys(servers);
   if (names.length === 0) return { options: false, names };
