@@ -13,8 +13,33 @@ import type { SubagentOptions } from './subagents/types.js';
 import type { CanUseTool, PermissionPolicy } from './permissions/types.js';
 import { z } from 'zod';
 import { PermissionPolicySchema } from '../config/schema.js';
-import { fn, objectOf, parseOptions, withMethods } from '../config/options.js';
+import { checkedBy, fn, objectOf, parseOptions, withMethods } from '../config/options.js';
+import { ContextOptionsSchema } from './context/options.js';
+import { SubagentRoleSchema } from './subagents/types.js';
 import type { AgentEvent } from './types.js';
+
+const SubagentOptionsSchema = z.strictObject({
+  roles: z.array(SubagentRoleSchema).optional(),
+  roleFiles: z.boolean().optional(),
+  userRolesDir: z.string().nullable().optional(),
+  maxTurns: z.number().int().positive().optional(),
+  modelFor: fn<(model: string) => Promise<ModelClient>>('model name → a ModelClient').optional(),
+});
+
+const MemoryOptionsSchema = z.strictObject({
+  dir: z.string().min(1).optional(),
+  tools: z.boolean().optional(),
+  searchModel: withMethods<ModelClient>('a ModelClient', ['stream']).optional(),
+});
+
+const McpOptionsSchema = z.strictObject({
+  only: z.array(z.string()).optional(),
+  servers: z.record(z.string(), objectOf<unknown>('a server: { command, args? } or { type, url }')).optional(),
+  configFile: z.string().min(1).optional(),
+  connectTimeoutMs: z.number().int().positive().optional(),
+  callTimeoutMs: z.number().int().positive().optional(),
+  env: z.record(z.string(), z.string().optional()).optional(),
+});
 
 /**
  * The options of an `AgentRuntime`, validated when it is built: a wrong
@@ -72,13 +97,13 @@ export const AgentRuntimeOptionsSchema = z.strictObject({
   /** The agent's role, stated in the session context at the start and again after every compaction. */
   role: z.string().optional(),
   /** Session context, tool-result trimming, compaction and recovery (src/agent/context/types.ts); on by default. */
-  context: objectOf<Partial<ContextOptions>>('context options').optional(),
+  context: checkedBy<Partial<ContextOptions>>(ContextOptionsSchema, 'context options').optional(),
   /** Gives a top-level agent the `task` tool (src/agent/subagents/types.ts); off when absent. */
-  subagents: objectOf<SubagentOptions>('subagent options').optional(),
+  subagents: checkedBy<SubagentOptions>(SubagentOptionsSchema, 'subagent options').optional(),
   /** `.memory/`: the memory tools and the index in the session context (src/agent/memory/types.ts); off when absent. */
-  memory: objectOf<MemoryOptions>('memory options').optional(),
+  memory: checkedBy<MemoryOptions>(MemoryOptionsSchema, 'memory options').optional(),
   /** MCP servers (src/agent/mcp/types.ts): `true` for `.mcp.json` of the project root, or `loadMcpTools` options; off when absent. */
-  mcp: z.union([z.boolean(), objectOf<McpLoadOptions>('loadMcpTools options')]).optional(),
+  mcp: z.union([z.boolean(), checkedBy<McpLoadOptions>(McpOptionsSchema, 'loadMcpTools options')]).optional(),
 });
 
 /** What a program passes to `new AgentRuntime(…)`. Only `model` and `cwd` are required. */

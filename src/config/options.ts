@@ -65,3 +65,16 @@ export const withMethods = <T>(what: string, methods: string[]) =>
       methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function'),
     { message: `expected ${what} (an object with ${methods.map((m) => `${m}()`).join(', ')})` },
   );
+
+/**
+ * A nested options object checked against `schema` field by field (its
+ * errors name `option.field`), passed on as given: the owner keeps its own
+ * defaults and functions.
+ */
+export const checkedBy = <T>(schema: z.ZodType, what: string) =>
+  objectOf<T>(what).superRefine((value, ctx) => {
+    const checked = schema.safeParse(value);
+    if (checked.success) return;
+    for (const issue of checked.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  });

@@ -34,6 +34,19 @@ describe('AgentRuntime options', () => {
     );
   });
 
+  test.each([
+    [{ context: { autoCompact: 'yes' } }, 'context: Unrecognized key: "autoCompact"'],
+    [{ context: { summariseAt: 2 } }, 'context.summariseAt: '],
+    [{ subagents: { roles: 5 } }, 'subagents.roles: '],
+    [{ subagents: { roles: [{ name: 'r' }] } }, 'subagents.roles.0.'],
+    [{ memory: { dir: 3 } }, 'memory.dir: '],
+    [{ mcp: { servers: 'x' } }, 'mcp.servers: '],
+    [{ mcp: { connectTimeoutMs: -1 } }, 'mcp.connectTimeoutMs: '],
+  ])('a bad nested option %j is refused naming its field, before any run', (bad, named) => {
+    const err = thrown(() => new AgentRuntime({ model: model(), cwd: '/tmp', ...(bad as object) }));
+    expect(err.message).toContain(`AgentRuntime options: ${named}`);
+  });
+
   test('a misspelt option is refused by name, not ignored', () => {
     const err = thrown(() => new AgentRuntime({ model: model(), cwd: '/tmp', maxTurn: 3 } as never));
     expect(err.problems).toEqual(['maxTurn: unknown option']);
