@@ -10,7 +10,7 @@ import {
 } from '../../src/model/index.js';
 import { createModelClient } from '../../src/model/factory.js';
 import { retryRefusal } from '../../src/model/retry.js';
-import { FAST_BACKOFF, collect, requestOf } from './support.js';
+import { clientOn, FAST_BACKOFF, collect, requestOf } from './support.js';
 
 let server: FakeAnthropicServer;
 
@@ -23,14 +23,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const client = (extra: Partial<AnthropicModelOptions> = {}): AnthropicModel =>
-  new AnthropicModel({
-    model: 'claude-sonnet-5-5',
-    apiKey: 'test-key',
-    baseURL: server.url,
-    backoff: FAST_BACKOFF,
-    ...extra,
-  });
+const client = (extra: Partial<AnthropicModelOptions> = {}): AnthropicModel => clientOn(server.url, extra);
 
 const retriesOf = (events: ModelStreamEvent[]) =>
   events.flatMap((e) => (e.type === 'retry' ? [e.notice] : []));

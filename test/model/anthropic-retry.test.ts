@@ -8,7 +8,7 @@ import {
   type FakeAnthropicServer,
   type RetryNotice,
 } from '../../src/model/index.js';
-import { FAST_BACKOFF, collect, requestOf, textOf, tools } from './support.js';
+import { clientOn, FAST_BACKOFF, collect, requestOf, textOf, tools } from './support.js';
 
 let server: FakeAnthropicServer;
 
@@ -21,14 +21,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const client = (extra: Partial<AnthropicModelOptions> = {}): AnthropicModel =>
-  new AnthropicModel({
-    model: 'claude-sonnet-5-5',
-    apiKey: 'test-key',
-    baseURL: server.url,
-    backoff: FAST_BACKOFF,
-    ...extra,
-  });
+const client = (extra: Partial<AnthropicModelOptions> = {}): AnthropicModel => clientOn(server.url, extra);
 
 async function run(model: AnthropicModel, text = 'hi') {
   const notices: RetryNotice[] = [];

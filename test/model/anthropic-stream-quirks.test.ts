@@ -12,7 +12,7 @@ import {
   type FakeAnthropicServer,
   type Fault,
 } from '../../src/model/index.js';
-import { FAST_BACKOFF, collect, requestOf, textOf, tools } from './support.js';
+import { clientOn, collect, requestOf, textOf, tools } from './support.js';
 
 let server: FakeAnthropicServer;
 const TOOL_ANSWER = [
@@ -27,14 +27,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const client = (extra: Partial<AnthropicModelOptions> = {}): AnthropicModel =>
-  new AnthropicModel({
-    model: 'claude-sonnet-5-5',
-    apiKey: 'test-key',
-    baseURL: server.url,
-    backoff: FAST_BACKOFF,
-    ...extra,
-  });
+const client = (extra: Partial<AnthropicModelOptions> = {}): AnthropicModel => clientOn(server.url, extra);
 
 async function run(model = client()) {
   const result = await collect(model, requestOf('hi', { tools }));

@@ -1,4 +1,10 @@
-import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../src/model/index.js';
+import {
+  AnthropicModel,
+  type AnthropicModelOptions,
+  type ModelClient,
+  type ModelRequest,
+  type ModelStreamEvent,
+} from '../../src/model/index.js';
 
 export type Done = Extract<ModelStreamEvent, { type: 'done' }>;
 
@@ -46,3 +52,7 @@ export const tools = [
 
 /** Tiny waits so retry tests stay fast. */
 export const FAST_BACKOFF = { baseDelayMs: 2, maxDelayMs: 10, maxRetryAfterMs: 1000 };
+
+/** A real SDK client on the fake server at `baseURL`, retrying with `FAST_BACKOFF`. */
+export const clientOn = (baseURL: string, extra: Partial<AnthropicModelOptions> = {}): AnthropicModel =>
+  new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: 'test-key', baseURL, backoff: FAST_BACKOFF, ...extra });
