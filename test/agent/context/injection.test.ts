@@ -76,15 +76,14 @@ describe('session context', () => {
     expect(off.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Hi.' }] });
   });
 
-  test('invalid context options end the run with an error naming the field', async () => {
+  test('invalid context options are refused when the runtime is built, naming the field', async () => {
     await using repo = await gitRepo();
-    const runtime = new AgentRuntime({
-      model: new ScriptedModel({ rules: [say('ok')] }),
-      cwd: repo.path,
-      context: { clearToolResultsAt: 0.9, summariseAt: 0.5 },
-    });
-    const { result } = await collect(runtime.submitMessage('Hi.'));
-    expect(result.subtype).toBe('error_during_execution');
-    expect(result.error).toContain('clearToolResultsAt');
+    const build = () =>
+      new AgentRuntime({
+        model: new ScriptedModel({ rules: [say('ok')] }),
+        cwd: repo.path,
+        context: { clearToolResultsAt: 0.9, summariseAt: 0.5 },
+      });
+    expect(build).toThrow(/AgentRuntime options: context\.clearToolResultsAt: clearToolResultsAt must not be above summariseAt/);
   });
 });

@@ -40,7 +40,8 @@ export function makeTeamRepo(opts: { script: ScriptInput; config?: Record<string
     scriptPath,
     git,
     writeTask: (id, task) => writeFileSync(join(dir, '.tasks', `${id}.json`), JSON.stringify(task)),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    // retries: a git process the lead started may still be closing its files in .git (ENOTEMPTY)
+    cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
   };
 }
 
