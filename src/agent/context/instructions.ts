@@ -12,7 +12,9 @@
  *
  * Each real file is read once (by its real path), so a `CLAUDE.md` that links
  * to `AGENTS.md`, or two files importing the same one, inject it once. Files
- * are read only inside the project root or the home folder.
+ * are read only inside the project root or the home folder; a project
+ * file reaches into the home folder only for Markdown under `~/.claude/`
+ * (see `baseFor`).
  */
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -93,11 +95,32 @@ function realOf(file: string): string | null {
   }
 }
 
-async function addFile(walk: Walk, file: string, depth: number): Promise<void> {
+/**
+ * Where an import may lead. The user's own files (`~/.claude/CLAUDE.md` and
+ * what it imports) may read anything in the home folder. A file of the
+ * project is untrusted (a teammate or a cloned repository may write it): it
+ * reads inside the project root, and in the home folder only Markdown files
+ * under `~/.claude/` that are not hidden (Claude Code's "personal
+ * instructions" import), so `@~/.ssh/id_rsa` or `@~/.claude/.credentials.json`
+ * never reaches the model.
+ */
+type Scope = 'user' | 'project';
+
+function baseFor(walk: Walk, file: string, scope: Scope): string | null {
+  if (inside(walk.root, file)) return walk.root;
+  if (!inside(walk.home, file)) return null; // outside the project and the home folder
+  if (scope === 'user') return walk.home;
+  const personal = join(walk.home, '.claude');
+  const name = relative(personal, file);
+  const hidden = name.split(sep).some((part) => part.startsWith('.'));
+  return inside(personal, file) && !hidden && file.endsWith('.md') ? personal : null;
+}
+
+async function addFile(walk: Walk, file: string, depth: number, scope: Scope): Promise<void> {
   const real = realOf(file);
   if (real === null || walk.seen.has(real)) return;
-  const base = inside(walk.root, file) ? walk.root : inside(walk.home, file) ? walk.home : null;
-  if (base === null) return; // outside the project and the home folder
+  const base = baseFor(walk, file, scope);
+  if (base === null) return;
   const text = await readIfPresent(file, base);
   if (text === null) return;
   walk.seen.add(real);
@@ -105,7 +128,7 @@ async function addFile(walk: Walk, file: string, depth: number): Promise<void> {
   if (depth >= MAX_IMPORT_DEPTH) return;
   for (const target of importsOf(text)) {
     const path = target.startsWith('~/') ? join(walk.home, target.slice(2)) : resolve(dirname(file), target);
-    await addFile(walk, path, depth + 1);
+    await addFile(walk, path, depth + 1, scope);
   }
 }
 
@@ -118,9 +141,9 @@ export async function instructionChain(
   const home = sources.home ?? homedir();
   const walk: Walk = { root, home, seen: new Set(), out: [] };
   const userDir = sources.userDir === undefined ? join(home, '.claude') : sources.userDir;
-  if (userDir !== null) await addFile(walk, join(userDir, 'CLAUDE.md'), 0);
+  if (userDir !== null) await addFile(walk, join(userDir, 'CLAUDE.md'), 0, 'user');
   for (const folder of foldersDownTo(root, cwd))
     for (const name of [...names, join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md'])
-      await addFile(walk, join(folder, name), 0);
+      await addFile(walk, join(folder, name), 0, 'project');
   return walk.out;
 }

@@ -1,5 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { importsOf, instructionChain, MAX_IMPORT_DEPTH } from '../../../src/agent/context/instructions.js';
 import { tempDir } from '../support/workspace.js';
@@ -94,5 +95,32 @@ describe('CLAUDE.md read the way Claude Code reads it', () => {
       userDir: null,
     });
     expect(files.map((f) => f.path)).toEqual(['CLAUDE.md']);
+  });
+});
+
+describe('imports written by an untrusted project file never reach secrets in the home folder', () => {
+  test('generated @imports at ~/.ssh, ~/.aws, dotfiles under ~/.claude, absolute and ../ paths and links are not read; the user file may', async () => {
+    await using dir = await tempDir();
+    const home = join(dir.path, 'home');
+    const root = join(home, 'work', 'repo'); // a project inside the home folder, as usual
+    const secrets = ['.ssh/id_rsa', '.aws/credentials', '.claude/.credentials.json', '.claude/.hidden/notes.md', '.claude/settings.json', '.netrc', 'notes/private.md'];
+    for (const s of secrets) await put(join(home, s), `SECRET ${s}`);
+    await put(join(home, '.claude', 'mine.md'), 'personal');
+    await put(join(home, '.claude', 'CLAUDE.md'), 'user file: @~/notes/private.md');
+    await symlink(join(home, '.ssh', 'id_rsa'), join(dir.path, 'link-out'));
+    const forms = (s: string) => [`@~/${s}`, `@${join(home, s)}`, `@../../${s}`, `@./../../../home/${s}`];
+    const targets = fc.constantFrom(...secrets.flatMap(forms), '@../../../link-out', '@~/.claude/mine.md');
+    await fc.assert(
+      fc.asyncProperty(fc.array(targets, { minLength: 1, maxLength: 6 }), async (imports) => {
+        await put(join(root, 'CLAUDE.md'), `Rules.\n${imports.join('\n')}\n`);
+        const files = await instructionChain(root, root, ['CLAUDE.md'], { home, userDir: null });
+        expect(files.filter((f) => f.text.includes('SECRET'))).toEqual([]);
+        expect(files.some((f) => f.text === 'personal')).toBe(imports.includes('@~/.claude/mine.md'));
+      }),
+      { numRuns: 60 },
+    );
+    // the user's own file is trusted with the home folder
+    const withUser = await instructionChain(root, root, ['CLAUDE.md'], { home });
+    expect(withUser.map((f) => f.text)).toContain('SECRET notes/private.md');
   });
 });
