@@ -26,6 +26,13 @@ export interface GcOptions {
    */
   reopenDaemonLog?: () => void;
   leadRunning?: boolean;
+  /**
+   * Prune merged task branches (default true). The lead passes false: it
+   * deletes each branch after its merge (and leftovers at start) in its own
+   * serial git lane, and a second git writer beside the merge queue would
+   * race it for the refs.
+   */
+  branches?: boolean;
 }
 
 /** A writer moves to a rotated log's new file within a second (event-log.ts): five is plenty. */
@@ -98,6 +105,11 @@ async function pruneBranches(
   o: GcOptions,
   report: GcReport,
 ): Promise<void> {
+  if (o.branches === false) return;
+  if (o.leadRunning) {
+    report.notes.push('merged task branches are left to the running lead (it deletes each after its merge)');
+    return;
+  }
   const merged = await mergedTaskBranches(repoRoot, tasks, config.worktrees.integrationBranch);
   if (!merged.length) return;
   if (config.keepBranches) {

@@ -118,6 +118,7 @@ export class Oversight {
     this.collecting ??= collectGarbage(this.deps.repoRoot, this.deps.config, {
       tasks: this.deps.tasks,
       reopenDaemonLog: () => this.daemonLog.reopen(),
+      branches: false, // the merge path deletes them, in the lead's git lane
     })
       .then((r) => {
         const line = gcSummary(r);
