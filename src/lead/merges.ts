@@ -54,6 +54,8 @@ export class LeadMerges {
   private gitChain: Promise<unknown> = Promise.resolve();
   private draining: Promise<void> | null = null;
   private again = false;
+  /** Follow-ups of queue events (completing, tidying, sending back): a stop waits for them. */
+  private readonly followUps = new Set<Promise<unknown>>();
   /** Cancelled tasks already taken out (a watcher reports a file more than once). */
   private readonly withdrawn = new Set<string>();
   /** Tasks whose completion by the guard this lead has logged. */
@@ -112,7 +114,7 @@ export class LeadMerges {
   /** A task file changed: a finished task not yet in the queue is enqueued; a cancelled one leaves it. */
   noticeTask(task: Task): void {
     if (!this.queue) return;
-    if (task.status === 'cancelled') return void this.withdraw(task);
+    if (task.status === 'cancelled') return this.follow(this.withdraw(task));
     if (this.reviews.notice(task) || !awaitingMerge(task)) return;
     const entry = this.queue.entries().find((e) => e.taskId === task.id);
     if (entry && (entry.state === 'queued' || entry.state === 'merging')) return;
@@ -135,6 +137,9 @@ export class LeadMerges {
     await this.reviews.close();
     await this.queue?.close();
     await this.draining;
+    // A merge's tidy-up (worktree removal, branch deletion) runs after its event: git must be done with .git.
+    while (this.followUps.size) await Promise.allSettled([...this.followUps]);
+    await this.gitChain;
     await this.queue?.removeWorktree();
   }
 
@@ -240,9 +245,18 @@ export class LeadMerges {
     })().finally(() => (this.draining = null));
   }
 
+  private follow(work: Promise<unknown>): void {
+    this.followUps.add(work);
+    const done = () => this.followUps.delete(work);
+    work.then(done, (err: unknown) => {
+      done();
+      this.deps.log({ type: 'notice', message: `merge follow-up failed: ${String(err)}` });
+    });
+  }
+
   private onQueueEvent(e: MergeEvent): void {
-    if (e.type === 'merged') void this.merged(e.taskId, e.agent, e.mergeCommit);
-    else if (e.type === 'merge_refused') void sendBack(this.deps, e.taskId, e.agent, e);
+    if (e.type === 'merged') this.follow(this.merged(e.taskId, e.agent, e.mergeCommit));
+    else if (e.type === 'merge_refused') this.follow(sendBack(this.deps, e.taskId, e.agent, e));
     else if (e.type === 'merge_cancelled')
       this.deps.log({
         type: 'notice',

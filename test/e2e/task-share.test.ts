@@ -5,6 +5,8 @@
  * queue — must reach an idle teammate at once: the idle re-check is set to
  * ten minutes here, so a missed wake fails the test.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { genericTaskScript, makeTeamRepo, startLead, teamPerTest } from './support/harness.js';
 
@@ -33,4 +35,7 @@ it.each([
     ['b', 'completed'],
     ['c', 'completed'],
   ]);
+  // A stop right after the last completion waits for its tidy-up: no merged task's worktree is left.
+  await l.stop('test over');
+  if (mode === 'per-task') expect(['a', 'b', 'c'].filter((id) => existsSync(join(r.dir, '.worktrees', id)))).toEqual([]);
 }, 90_000);
