@@ -29,6 +29,7 @@ import { excludeLockFolders } from '../git/exclude.js';
 import { acquirePidLock } from './pid-lock.js';
 import { TeammatePool } from './pool.js';
 import { appendTeammateEvent, hostsFor } from './hosted.js';
+import { answerStoreCall, type StoreCallTargets } from './store-calls.js';
 import { makeHost, hostConfigOf } from '../teammate/hosts/index.js';
 import type { StartedTeammate, TeammateChannel, TeammateHost } from '../teammate/hosts/types.js';
 import { clearStalePause, TeamPause } from './pause.js';
@@ -74,6 +75,12 @@ export class Lead {
   /** Auth errors, outages and a spent budget pause the team (see pause.ts). */
   readonly pause: TeamPause;
   private released = false;
+  /** `name\0path` of every worktree granted to a teammate: the only ones the lead commits for it (store-calls.ts). */
+  private readonly grants = new Set<string>();
+  private get storeTargets(): StoreCallTargets {
+    const { tasks, mailbox, grants } = this;
+    return { repoRoot: this.options.repoRoot, tasks, mailbox, granted: (name, path) => grants.has(`${name}\0${path}`) };
+  }
 
   private constructor(
     readonly options: LeadOptions,
@@ -338,9 +345,11 @@ export class Lead {
     }
     else if (msg.type === 'model_abort') this.models.host(this.modelUse(name)).abort(msg.callId);
     else if (msg.type === 'worktree_request')
-      void this.merges
-        .grantWorktree(msg.taskId, name)
-        .then((g) => reply({ type: 'worktree_ready', requestId: msg.requestId, ...g }));
+      void this.merges.grantWorktree(msg.taskId, name).then((g) => {
+        if (g.ok && g.path) this.grants.add(`${name}\0${g.path}`);
+        reply({ type: 'worktree_ready', requestId: msg.requestId, ...g });
+      });
+    else if (msg.type === 'store_call' && started.writesViaLead) void answerStoreCall(name, msg, this.storeTargets).then(reply);
     else if (msg.type === 'state' && msg.state === 'idle') this.cron.teammateIdle();
   }
 
@@ -400,6 +409,7 @@ export class Lead {
       idleRecheckMs: this.options.idleRecheckMs,
       forwardEvents: this.options.forwardAgentEvents ?? false,
       tasks: this.tasks.snapshot(),
+      writesViaLead: false, // an out-of-process host sets it
     };
   }
 

@@ -15,6 +15,8 @@ import { formatProblem } from '../store/problems.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import { onLiveGroupsChange } from '../tools/live-groups.js';
+import type { LoggedEvent, TeamEvent } from '../observe/types.js';
+import { remoteMailbox, remoteTasks, StoreCalls } from './hosts/store-client.js';
 import type { TeammatePort } from './hosts/types.js';
 import { IpcModelClient } from './ipc-model.js';
 import { ipcShapeProblem } from './protocol.js';
@@ -32,10 +34,8 @@ export async function runTeammate(port: TeammatePort, workerData: unknown): Prom
   // Typed here and validated where it lands (the lead parses every message): not parsed twice.
   const post = (m: FromWorker): void => port.postMessage(m);
   const data = WorkerDataSchema.parse(workerData);
-  const tasks = TaskStore.fromSnapshot(data.repoRoot, data.tasks);
   const roster = rosterOf(data.team);
-  const mailbox = new MailboxStore(data.repoRoot, { roster });
-  const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));
+  const { tasks, mailbox, events, calls } = storesFor(data, roster, post);
   const model = await modelFor(data, port);
   if (!data.model.startsWith(SCRIPTED_PREFIX))
     warnUnknownModel(modelInfo(data.model, data.team.prices), (message) => events.append({ type: 'notice', agent: data.teammate.name, message }));
@@ -50,6 +50,7 @@ export async function runTeammate(port: TeammatePort, workerData: unknown): Prom
     mailbox,
     model,
     hooks: hooks.settings,
+    viaLead: calls?.leadWrites(),
     idleRecheckMs: data.idleRecheckMs,
     onAgentEvent: data.forwardEvents ? (e) => post({ type: 'agent_event', event: e as unknown as Record<string, unknown> }) : undefined,
     log: (e, at) => events.append(e, at),
@@ -78,6 +79,7 @@ export async function runTeammate(port: TeammatePort, workerData: unknown): Prom
       roster.push(m.teammate.name);
     }
     else if (m.type === 'model_events' && model instanceof IpcModelClient) model.receive(m.callId, m.events as ModelStreamEvent[]);
+    else if (m.type === 'store_result') calls?.receive(m.callId, m.ok, m.value, m.error);
     else if (m.type === 'worktree_ready') {
       worktrees.get(m.requestId)?.({ ok: m.ok, path: m.path, branch: m.branch, error: m.error });
       worktrees.delete(m.requestId);
@@ -87,6 +89,31 @@ export async function runTeammate(port: TeammatePort, workerData: unknown): Prom
   await teammate.run();
   post({ type: 'stopped' });
   port.close();
+}
+
+/** The log an out-of-process teammate keeps: it sends each event to the lead, which writes it. */
+const sentLog = (post: (m: FromWorker) => void) => ({
+  append(event: TeamEvent, at?: Date): LoggedEvent {
+    const logged: LoggedEvent = { ts: (at ?? new Date()).toISOString(), ...event };
+    post({ type: 'event', event: logged as unknown as Record<string, unknown> });
+    return logged;
+  },
+});
+
+/**
+ * The teammate's task index, mailbox and event log. In the lead's process it
+ * writes the files itself; out of it (`writesViaLead`) every write is a call
+ * to the lead, which alone writes the team's files.
+ */
+function storesFor(data: WorkerData, roster: string[], post: (m: FromWorker) => void) {
+  const tasks = TaskStore.fromSnapshot(data.repoRoot, data.tasks);
+  const mailbox = new MailboxStore(data.repoRoot, { roster });
+  if (!data.writesViaLead) {
+    const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));
+    return { tasks, mailbox, events, calls: undefined };
+  }
+  const calls = new StoreCalls(post);
+  return { tasks: remoteTasks(tasks, calls), mailbox: remoteMailbox(mailbox, calls), events: sentLog(post), calls };
 }
 
 function parseChanges(json: string): TaskChanges | null {

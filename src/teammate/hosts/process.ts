@@ -37,6 +37,7 @@ export class ProcessHost implements TeammateHost {
   constructor(private readonly command: (data: WorkerData) => Command = stdioTeammateCommand) {}
 
   start(data: WorkerData): StartedTeammate {
+    data = { ...data, writesViaLead: true };
     const { file, args } = this.command(data);
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: teammateEnv(), detached: true, cwd: data.repoRoot });
     return { channel: new ChildChannel(child, data), kind: this.kind, writesViaLead: true, sharesProcessGroups: true };
