@@ -9,9 +9,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { readJsonLines, writeJsonLine } from './json-lines.js';
+import { messageProblem, readJsonLines, writeJsonLine } from './json-lines.js';
 import { SECRET_ENV, type StartedTeammate, type TeammateChannel, type TeammateHost } from './types.js';
-import type { ToWorker, WorkerData } from '../types.js';
+import { FromWorkerSchema, type ToWorker, type WorkerData } from '../types.js';
 
 /** A command line: what to run and its arguments. */
 export interface Command {
@@ -58,7 +58,11 @@ export class ChildChannel extends EventEmitter implements TeammateChannel {
     child.once('close', (code, signal) => this.emit('exit', code ?? (signal ? 128 : 1)));
     child.stdin!.on('error', () => undefined); // a closed pipe: the exit tells the rest
     readJsonLines(child.stdout!, {
-      value: (value) => this.emit('message', value),
+      value: (value, line) => {
+        const problem = messageProblem(FromWorkerSchema, value, line);
+        if (problem === undefined) this.emit('message', value);
+        else this.broke(`the teammate's stdout: ${problem}`);
+      },
       broken: (reason) => this.broke(`the teammate's stdout: ${reason}`),
     });
     copyLines(child.stderr!, `[${data.teammate.name}] `);
