@@ -32,14 +32,27 @@ export function stdioTeammateCommand(): Command {
   return { file: process.execPath, args: [...loader, entry] };
 }
 
+export interface ProcessHostOptions {
+  /**
+   * The environment of the command started (default: `teammateEnv()`). A
+   * host whose command is not the teammate itself (ssh, which needs the
+   * agent's SSH_AUTH_SOCK) passes its own, and keeps the secrets from the far side.
+   */
+  env?: NodeJS.ProcessEnv;
+}
+
 export class ProcessHost implements TeammateHost {
   readonly kind = 'process' as const;
-  constructor(private readonly command: (data: WorkerData) => Command = stdioTeammateCommand) {}
+  constructor(
+    private readonly command: (data: WorkerData) => Command = stdioTeammateCommand,
+    private readonly options: ProcessHostOptions = {},
+  ) {}
 
   start(data: WorkerData): StartedTeammate {
     data = { ...data, writesViaLead: true };
     const { file, args } = this.command(data);
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: teammateEnv(), detached: true, cwd: data.repoRoot });
+    const env = this.options.env ?? teammateEnv();
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env, detached: true, cwd: data.repoRoot });
     return { channel: new ChildChannel(child, data), kind: this.kind, writesViaLead: true, sharesProcessGroups: true };
   }
 }

@@ -77,7 +77,7 @@ export function sandboxArgs(o: SandboxLayout): string[] {
   const paths = teamPaths(o.repoRoot);
   const transcripts = transcriptsDir(o.repoRoot, o.name);
   for (const dir of [paths.worktrees, transcripts]) mkdirSync(dir, { recursive: true });
-  const abs = (p: string): string => (isAbsolute(p) ? p : resolve(o.repoRoot, p));
+  const abs = (p: string): string => (p === '~' || p.startsWith('~/') ? join(o.home, p.slice(1)) : isAbsolute(p) ? p : resolve(o.repoRoot, p));
   const ro = (p: string): string[] => ['--ro-bind', p, p];
   const rw = (p: string): string[] => ['--bind', p, p];
   return [

@@ -41,6 +41,9 @@ describe('the sandbox host', () => {
     expect(at('--bind', join(root, 'cache'), join(root, 'cache'))).toBeGreaterThan(at('--ro-bind', join(root, 'cache'), join(root, 'cache')));
     expect(args).not.toContain('/nonexistent-path');
     expect(args.slice(-3)).toEqual(['--', '/usr/bin/node', 'e.js']);
+    mkdirSync(join(root, 'home', '.cache'), { recursive: true });
+    const tilde = sandboxArgs({ ...config, writable: ['~/.cache'], repoRoot: root, name: 'ann', home: join(root, 'home'), inner: { file: '/usr/bin/node', args: [] } });
+    expect(tilde.join(' ')).toContain(`--bind ${join(root, 'home', '.cache')} ${join(root, 'home', '.cache')}`);
     expect(sandboxArgs({ ...config, network: true, repoRoot: root, name: 'ann', home: '/home/x', inner: { file: '/usr/bin/node', args: [] } })).toContain('--share-net');
   });
 });
