@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { findBwrap } from '../../../src/teammate/hosts/sandbox.js';
 import { makeTeamRepo, startLead, teamPerTest, until } from '../../e2e/support/harness.js';
+import { slowTaskScript } from './support/slow-task.js';
 
 const bwrap = findBwrap();
 const team = teamPerTest();
@@ -118,15 +119,9 @@ const processesIn = (dir: string): number[] =>
     .map(Number);
 
 it.skipIf(!bwrap)('a sandbox killed mid-task is a crash: its commands die with it, the task is reclaimed and completed once', async () => {
-  const command = 'if [ -f ../../marks/attempted ]; then echo second-attempt; else touch ../../marks/attempted; sleep 60; fi';
   const repo = team.repo(
     makeTeamRepo({
-      script: {
-        rules: [
-          { conversation: 'Task slow:', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'bash', input: { command } }] },
-          { conversation: 'Task slow:', turn: 1, match: 'second-attempt', content: [{ type: 'text', text: 'finished on the second attempt' }] },
-        ],
-      },
+      script: slowTaskScript('../../marks/attempted'),
       config: { host: { kind: 'sandbox', writable: ['marks'] }, teammates: [{ name: 'ann' }], permissions: { defaultMode: 'bypassPermissions' } },
     }),
   );
