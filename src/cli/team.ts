@@ -17,7 +17,7 @@ import { printLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 import { run } from './run-goal.js';
 import { rosterFor } from './team-config.js';
-import { printEvent, teammatesOf, untilSignal, type StartOptions } from './team-shared.js';
+import { hostKindOf, printEvent, teammatesOf, untilSignal, type StartOptions } from './team-shared.js';
 
 export function registerTeamCommands(program: Command): void {
   addDirOption(
@@ -29,6 +29,7 @@ export function registerTeamCommands(program: Command): void {
     .option('--teammates <n>', 'how many teammates (default: as configured)')
     .option('--model <model>', 'model for every agent: a Claude model name or scripted:<path>')
     .option('--record <path>', "save the model's answers as a replayable script")
+    .option('--host <kind>', 'where every teammate runs: thread (default), process, sandbox or ssh (see docs/HOSTS.md)')
     .action(start);
   addDirOption(
     program
@@ -56,6 +57,7 @@ export function registerTeamCommands(program: Command): void {
     .option('--model <model>', 'a Claude model name or scripted:<path>')
     .option('--teammates <n>', 'how many teammates (default 3)')
     .option('--record <path>', "save the model's answers as a replayable script")
+    .option('--host <kind>', 'where the teammates run: thread (default), process or sandbox (see docs/HOSTS.md)')
     .action(demo);
 }
 
@@ -71,6 +73,7 @@ async function start(options: StartOptions): Promise<void> {
     model: options.model,
     teammates: teammatesOf(options.teammates),
     record: options.record,
+    host: hostKindOf(options.host),
     onEvent: printEvent(began),
   });
   if (!lead.ok) fail(lead.error);
@@ -88,6 +91,7 @@ async function startInBackground(repoRoot: string, options: StartOptions): Promi
   if (options.teammates) args.push('--teammates', options.teammates);
   if (options.model) args.push('--model', options.model);
   if (options.record) args.push('--record', options.record);
+  if (options.host) args.push('--host', options.host);
   const env = { ...process.env, [CHECKED_ENV]: '1' };
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env });
   child.unref();
@@ -124,12 +128,13 @@ async function stopTeammate(repoRoot: string, name: string, reason: string): Pro
   printLine(`asked ${name} to shut down (request ${request.metadata.request_id}); its answer arrives in: teamd inbox user`);
 }
 
-async function demo(options: { dir?: string; model?: string; teammates?: string; record?: string }): Promise<void> {
+async function demo(options: { dir?: string; model?: string; teammates?: string; record?: string; host?: string }): Promise<void> {
   const result = await runDemo({
     dir: options.dir,
     model: options.model,
     teammates: teammatesOf(options.teammates),
     record: options.record === undefined ? undefined : resolve(options.record),
+    host: hostKindOf(options.host),
     out: printLine,
   });
   if (!result.ok) fail(result.error);
