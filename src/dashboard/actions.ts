@@ -23,7 +23,7 @@ export interface DashboardActions {
 /** Transcripts can be megabytes: the view reads only their end. */
 const TAIL_BYTES = 256 * 1024;
 
-async function readTail(file: string): Promise<string> {
+export async function readTail(file: string): Promise<string> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
@@ -37,7 +37,7 @@ async function readTail(file: string): Promise<string> {
   }
 }
 
-function titleOf(agent: string, file: string, lines: Record<string, unknown>[]): string {
+export function titleOf(agent: string, file: string, lines: Record<string, unknown>[]): string {
   const parent = lines.find((l) => typeof l.parent_id === 'string')?.parent_id as string | undefined;
   const what =
     parent === undefined ? '' : parent.startsWith('mail:') ? ' · answering mail' : ` · task ${parent}`;
@@ -64,9 +64,10 @@ export async function answerApproval(
   config: TeamConfig,
   requestId: string,
   approve: boolean,
+  reason?: string,
 ): Promise<string> {
   const mailbox = new MailboxStore(repoRoot, { roster: rosterOf(config) });
-  const r = await answerRequest(repoRoot, mailbox, requestId, { approve, by: 'user' });
+  const r = await answerRequest(repoRoot, mailbox, requestId, { approve, by: 'user', reason });
   if (!r.ok) return `✘ ${r.error}`;
   EventLog.forRepo(repoRoot).append({
     type: 'approval_answered',
