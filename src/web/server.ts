@@ -41,6 +41,8 @@ export interface WebServer {
   port: number;
   token: string;
   hub: SseHub;
+  /** Requests refused by the token, Origin or Host checks (tests, bench). */
+  stats: { refused: number };
   /** Resolves after the next snapshot was sent to the pages (tests, bench). */
   nextBroadcast(): Promise<void>;
   close(): Promise<void>;
@@ -108,7 +110,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     for (const w of waiters.splice(0)) w();
   });
   const stopWatching = snaps.source.watch(() => void refresh().catch(() => undefined));
-  const server = createServer((req, res) => void handle(ctx, port(), req, res));
+  const stats = { refused: 0 };
+  const server = createServer((req, res) => void handle(ctx, port(), req, res, stats));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -121,6 +124,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port: port(),
     token,
     hub,
+    stats,
     nextBroadcast: () => new Promise<void>((resolve) => (waiters = [...waiters, resolve])),
     close: async () => {
       stopWatching();
@@ -131,10 +135,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 }
 
-async function handle(ctx: RouteContext, port: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(ctx: RouteContext, port: number, req: IncomingMessage, res: ServerResponse, stats: { refused: number }): Promise<void> {
   const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
   const verdict = checkRequest(req, url, ctx.token, port);
-  if (!verdict.ok) return send(res, verdict.status, 'text/plain; charset=utf-8', `${verdict.why}\n`);
+  if (!verdict.ok) {
+    stats.refused += 1;
+    return send(res, verdict.status, 'text/plain; charset=utf-8', `${verdict.why}\n`);
+  }
   if (verdict.redirect) {
     res.writeHead(303, { location: verdict.redirect, 'set-cookie': verdict.setCookie, 'cache-control': 'no-store' }).end();
     return;
