@@ -27,9 +27,9 @@ function Node({ node, task }: { node: PlacedNode; task: WireTask }) {
       </text>
       {task.dangling.map((d, i) => (
         <g class="dangling" key={d}>
-          <line x1={node.x - 30} y1={node.y + 8 + i * 10} x2={node.x} y2={node.y + 8 + i * 10} />
-          <text x={node.x - 30} y={node.y + 6 + i * 10}>
-            {`✘ ${short(d, 10)}`}
+          <line x1={node.x - 50} y1={node.y + 10 + i * 12} x2={node.x} y2={node.y + 10 + i * 12} />
+          <text x={node.x - 50} y={node.y + 8 + i * 12}>
+            {`✘ ${short(d, 8)}`}
           </text>
         </g>
       ))}

@@ -40,6 +40,8 @@ export const NODE_H = 40;
 const GAP_X = 56;
 const GAP_Y = 14;
 const PAD = 12;
+/** Room left of the first layer for dangling-blocker stubs. */
+const PAD_LEFT = 64;
 const SWEEPS = 4;
 
 function layersOf(tasks: readonly LayoutInput[]): string[][] {
@@ -104,7 +106,7 @@ export function layoutGraph(tasks: readonly LayoutInput[]): Layout {
   const nodes = new Map<string, PlacedNode>();
   for (const [layer, ids] of layers.entries())
     for (const [i, id] of ids.entries())
-      nodes.set(id, { id, layer, x: PAD + layer * (NODE_W + GAP_X), y: PAD + i * (NODE_H + GAP_Y) });
+      nodes.set(id, { id, layer, x: PAD_LEFT + layer * (NODE_W + GAP_X), y: PAD + i * (NODE_H + GAP_Y) });
   const edges: PlacedEdge[] = [];
   for (const t of tasks)
     for (const b of new Set(t.blockedBy)) {
@@ -116,7 +118,7 @@ export function layoutGraph(tasks: readonly LayoutInput[]): Layout {
   return {
     nodes: [...nodes.values()],
     edges,
-    width: PAD * 2 + Math.max(1, layers.length) * (NODE_W + GAP_X) - GAP_X,
+    width: PAD_LEFT + PAD + Math.max(1, layers.length) * (NODE_W + GAP_X) - GAP_X,
     height: PAD * 2 + Math.max(1, tallest) * (NODE_H + GAP_Y) - GAP_Y,
   };
 }

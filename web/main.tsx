@@ -3,4 +3,7 @@ import { render } from 'preact';
 import { App } from './app.js';
 
 const root = document.getElementById('app');
-if (root) render(<App />, root);
+if (root) {
+  root.textContent = ''; // the shell's "loading" line
+  render(<App />, root);
+}

@@ -11,7 +11,12 @@ function Entry({ e }: { e: TranscriptEntry }) {
     case 'header':
       return <div class="tr-header">{e.text}</div>;
     case 'prompt':
-      return <pre class="tr-prompt">{e.text}</pre>;
+      return (
+        <details class="tr-prompt">
+          <summary>{`> ${e.text.split('\n').find((l) => l.trim()) ?? ''}`}</summary>
+          <pre>{e.text}</pre>
+        </details>
+      );
     case 'text':
       return <pre class="tr-text">{e.text}</pre>;
     case 'thinking':

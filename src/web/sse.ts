@@ -32,6 +32,13 @@ export class SseHub {
     return this.clients.size;
   }
 
+  /** Bytes held for the pages: what the sockets buffer plus the messages waiting (bench, tests). */
+  heldBytes(): number {
+    let n = 0;
+    for (const c of this.clients) n += c.res.writableLength + (c.waiting?.length ?? 0);
+    return n;
+  }
+
   /** Takes over `res` as an event stream; false (and a 503) when the hub is full. */
   add(res: ServerResponse, first: string | null): boolean {
     if (this.clients.size >= MAX_CLIENTS) {

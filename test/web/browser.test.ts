@@ -18,7 +18,7 @@ import type { LoggedEvent } from '../../src/observe/types.js';
 import { listRequests } from '../../src/teammate/requests.js';
 import { startWebServer, type WebServer } from '../../src/web/server.js';
 import { genericTaskScript, makeTeamRepo, startLead, until, type TeamRepo } from '../e2e/support/harness.js';
-import { browserMissing, launch, pageAssets, shoot } from './support/browser.js';
+import { browserMissing, launch, pageAssets, setHash, shoot } from './support/browser.js';
 
 const missing = browserMissing();
 if (missing) console.log(`test/web/browser.test.ts ${missing}`);
@@ -85,7 +85,7 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
   const open = async (hash: string): Promise<Page> => {
     const page = await context.newPage();
     await page.goto(web.url);
-    await page.evaluate((h) => (location.hash = h), hash);
+    await setHash(page, hash);
     return page;
   };
 
@@ -98,7 +98,7 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
     await page.goto(`${web.origin}/#/task/t1`);
     await page.locator('.task-detail .description').waitFor();
     expect(await page.locator('.task-detail .description').textContent()).toContain('<script>');
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
     expect(await page.locator('img').count()).toBe(0);
     await page.close();
   });
@@ -114,7 +114,7 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
     const refused = web.stats.refused;
     const attacker = await context.newPage();
     await attacker.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`);
-    await attacker.waitForFunction(() => document.title === 'sent');
+    await attacker.waitForFunction("document.title === 'sent'");
     evil.close();
     expect(web.stats.refused).toBeGreaterThan(refused);
     expect(listRequests(repo.dir, 'pending').map((r) => r.id)).toEqual([request.id]);
@@ -149,7 +149,7 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
       await page.goto(web.url);
       for (const view of ['graph', 'team', 'answers', 'agent/ann', 'events', 'cost', 'mail', 'cron', 'merges', 'task/t1']) {
-        await page.evaluate((h) => (location.hash = h), `#/${view}`);
+        await setHash(page, `#/${view}`);
         await page.locator(`main[data-view="${view.split('/')[0]}"]`).waitFor();
         await page.locator('header.top h1').waitFor();
         await page.locator('nav a').first().waitFor();

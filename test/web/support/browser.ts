@@ -43,6 +43,11 @@ export async function shoot(page: Page, name: string): Promise<{ file: string; o
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
-  const overflowX = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflowX = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   return { file, overflowX };
+}
+
+/** Goes to a view of the page (`#/graph`, `#/task/t1`) without reloading it. */
+export async function setHash(page: Page, hash: string): Promise<void> {
+  await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
 }
