@@ -27,6 +27,7 @@ const BENCHES = [
   'tokens',
   'peer-claude',
   'soak',
+  'web',
 ];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
