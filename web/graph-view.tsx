@@ -23,7 +23,7 @@ function Node({ node, task }: { node: PlacedNode; task: WireTask }) {
         {short(task.id, 20)}
       </text>
       <text x={node.x + 8} y={node.y + 32} class="node-subject">
-        {short(task.subject, 24)}
+        {short(task.subject, 22)}
       </text>
       {task.dangling.map((d, i) => (
         <g class="dangling" key={d}>

@@ -29,7 +29,7 @@ export interface WebServerOptions {
   token?: string;
   /** Where the bundle is (tests); default dist/web/page of this package. */
   assets?: PageAssets;
-  /** The fallback refresh (default 2000 ms) and the watcher's settle (default 20 ms). */
+  /** The fallback refresh (default 2000 ms) and the watcher's settle (default 10 ms). */
   refreshMs?: number;
   settleMs?: number;
 }
@@ -53,7 +53,7 @@ function snapshotReader(options: WebServerOptions) {
   const source = createTeamSource(options.repoRoot, options.config, {
     reader,
     refreshMs: options.refreshMs ?? 2000,
-    settleMs: options.settleMs ?? 20,
+    settleMs: options.settleMs ?? 10,
   });
   const timeline = new CostTimeline();
   const read = async (): Promise<string> => {

@@ -159,4 +159,19 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
       await page.close();
     }
   });
+
+  it('makes the README picture: the graph at 1200 × 560 (test-artifacts/web/readme.png; docs/img/web-dashboard.png is a copy)', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1200, height: 560 });
+    await page.goto(web.url);
+    for (const id of ids) await page.locator(`.node[data-task="${id}"]`).waitFor();
+    const shot = await shoot(page, 'readme');
+    expect(shot.overflowX).toBeLessThanOrEqual(0);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await setHash(page, '#/team');
+    await page.locator('[data-teammate="ann"]').waitFor();
+    expect(await page.evaluate<string>('getComputedStyle(document.body).backgroundColor')).toBe('rgb(17, 19, 24)');
+    await shoot(page, 'team-dark');
+    await page.close();
+  });
 });
