@@ -42,11 +42,13 @@ export function TaskGraph({ tasks }: { tasks: WireTask[] }) {
   const byId = useMemo(() => new Map(tasks.map((t) => [t.id, t])), [tasks]);
   if (!tasks.length) return <p class="muted">no tasks yet (teamd task add …)</p>;
   const onPath = (from: string, to: string): boolean => Boolean(byId.get(from)?.critical && byId.get(to)?.critical);
+  // critical edges last, so a long edge crossing the same space never covers them
+  const edges = [...layout.edges].sort((a, b) => Number(onPath(a.from, a.to)) - Number(onPath(b.from, b.to)));
   return (
     <div class="graph-scroll" id="graph" tabIndex={-1}>
       <svg width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} role="img" aria-label={`task graph, ${tasks.length} tasks`}>
         <g class="edges">
-          {layout.edges.map((e) => (
+          {edges.map((e) => (
             <path key={`${e.from}>${e.to}`} d={e.d} class={onPath(e.from, e.to) ? 'edge critical' : byId.get(e.to)?.inCycle && byId.get(e.from)?.inCycle ? 'edge cycle' : 'edge'} />
           ))}
         </g>

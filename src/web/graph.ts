@@ -49,17 +49,10 @@ export function wireTasks(tasks: readonly TaskNode[]): WireTask[] {
   const known = new Set(tasks.map((t) => t.id));
   const cycles = cycleMembers(tasks);
   const critical = new Set(criticalPath(tasks));
-  return tasks.map((t) => ({
-    id: t.id,
-    subject: t.subject,
-    status: t.status,
-    owner: t.owner,
-    blockedBy: t.blockedBy,
+  return tasks.map(({ waitingFor: _, ...t }) => ({
+    ...t,
     dangling: t.blockedBy.filter((b) => !known.has(b)),
     inCycle: cycles.has(t.id),
     critical: critical.has(t.id),
-    depth: t.depth,
-    ready: t.ready,
-    merge: t.merge,
   }));
 }

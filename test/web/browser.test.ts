@@ -145,6 +145,24 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
     await page.close();
   });
 
+  it('is keyboard navigable: Tab reaches the task boxes, Enter opens one; without the token the page is refused', async () => {
+    const page = await open('#/graph');
+    await page.locator('.node').first().waitFor();
+    let focused = '';
+    for (let i = 0; i < 40 && !focused; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate<string>("document.activeElement?.closest('.node')?.getAttribute('data-task') ?? ''");
+    }
+    expect(ids).toContain(focused);
+    await page.keyboard.press('Enter');
+    await page.locator(`.task-detail[data-task="${focused}"]`).waitFor();
+    await page.close();
+    const stranger = await browser.newContext();
+    const res = await (await stranger.newPage()).goto(`${web.origin}/`);
+    expect(res?.status()).toBe(401);
+    await stranger.close();
+  });
+
   it('fits 375 px and 1440 px without sideways scroll, in every view', async () => {
     for (const width of [375, 1440]) {
       const page = await context.newPage();
