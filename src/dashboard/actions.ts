@@ -59,16 +59,17 @@ export async function transcriptTail(
   return { title: titleOf(agent, file, parsed), lines: lines.slice(-maxLines) };
 }
 
-export async function answerApproval(
+/** Approves or rejects request `requestId` as `user` (the request file, the teammate's inbox, the event): what happened, as data. */
+export async function answerApprovalOutcome(
   repoRoot: string,
   config: TeamConfig,
   requestId: string,
   approve: boolean,
   reason?: string,
-): Promise<string> {
+): Promise<{ ok: true; message: string } | { ok: false; error: string }> {
   const mailbox = new MailboxStore(repoRoot, { roster: rosterOf(config) });
   const r = await answerRequest(repoRoot, mailbox, requestId, { approve, by: 'user', reason });
-  if (!r.ok) return `✘ ${r.error}`;
+  if (!r.ok) return r;
   EventLog.forRepo(repoRoot).append({
     type: 'approval_answered',
     requestId,
@@ -76,7 +77,17 @@ export async function answerApproval(
     approved: approve,
     by: 'user',
   });
-  return `${approve ? '✔ approved' : '✘ rejected'} ${requestId} (${r.request.agent})`;
+  return { ok: true, message: `${approve ? '✔ approved' : '✘ rejected'} ${requestId} (${r.request.agent})` };
+}
+
+export async function answerApproval(
+  repoRoot: string,
+  config: TeamConfig,
+  requestId: string,
+  approve: boolean,
+): Promise<string> {
+  const r = await answerApprovalOutcome(repoRoot, config, requestId, approve);
+  return r.ok ? r.message : `✘ ${r.error}`;
 }
 
 export function teamActions(

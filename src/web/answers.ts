@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { TeamConfig } from '../config/schema.js';
-import { answerApproval } from '../dashboard/actions.js';
+import { answerApprovalOutcome } from '../dashboard/actions.js';
 import { acceptTaskReview, isInReview, rejectTaskReview } from '../lead/review-answers.js';
 import { IdSchema } from '../store/types.js';
 import type { ActionResult } from './wire.js';
@@ -18,13 +18,9 @@ export const ReviewBodySchema = z.strictObject({ task: IdSchema, reason: Reason 
 export type Action = 'approve' | 'reject' | 'accept' | 'review-reject';
 export const ACTIONS: readonly Action[] = ['approve', 'reject', 'accept', 'review-reject'];
 
-/** `{ok:false}` from a line `answerApproval` starts with ✘. */
-const fromLine = (line: string): ActionResult =>
-  line.startsWith('✘ ') && !line.startsWith('✘ rejected') ? { ok: false, error: line.slice(2) } : { ok: true, message: line };
-
 async function approval(repoRoot: string, config: TeamConfig, body: unknown, approve: boolean): Promise<ActionResult> {
   const b = AnswerBodySchema.parse(body);
-  return fromLine(await answerApproval(repoRoot, config, b.id, approve, b.reason?.trim() || undefined));
+  return answerApprovalOutcome(repoRoot, config, b.id, approve, b.reason?.trim() || undefined);
 }
 
 async function review(repoRoot: string, config: TeamConfig, body: unknown, accept: boolean): Promise<ActionResult> {

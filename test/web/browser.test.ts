@@ -134,6 +134,11 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
 
   it('rejects a review with a reason; the owner gets it back', async () => {
     await until(lead, () => events.some((e) => e.type === 'review_requested' && e.task === 't1'), 60_000, 't1 in review');
+    const detail = await open('#/task/t1');
+    await detail.locator('.diff', { hasText: 'out/t1.txt' }).waitFor();
+    expect(await detail.locator('.diff .add').allTextContents()).toContain('+done t1\n');
+    await detail.locator('.task-detail .transcript .tr-tool[data-tool="write"]').waitFor();
+    await detail.close();
     const page = await open('#/answers');
     const card = page.locator('[data-review="t1"]');
     await card.locator('textarea').fill('name the file better');
