@@ -24,6 +24,20 @@ if (missing) console.log(`test/web/browser.test.ts ${missing}`);
 
 const HOSTILE = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 
+/** Each view, and what is on it once it has loaded (the structure a screenshot is checked for). */
+const VIEW_READY: Record<string, string> = {
+  graph: '#graph .node',
+  team: '#teammates [data-teammate="ann"]',
+  answers: '#approvals, #reviews',
+  'agent/ann': '#agent-view .transcript .tr-tool',
+  events: '#events .event-list li',
+  cost: '#cost .chart, #cost .muted',
+  mail: '#mail, main .muted',
+  cron: '#cron, main .muted',
+  merges: '#merges, main .muted',
+  'task/t1': '.task-detail .diff',
+};
+
 function teamScript() {
   return genericTaskScript([
     { name: 'ask', conversation: 'Task (ask\\S*):', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'bash', input: { command: 'touch made-by-$1' } }] },
@@ -173,9 +187,10 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
       const page = await context.newPage();
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
       await page.goto(web.url);
-      for (const view of ['graph', 'team', 'answers', 'agent/ann', 'events', 'cost', 'mail', 'cron', 'merges', 'task/t1']) {
+      for (const [view, ready] of Object.entries(VIEW_READY)) {
         await setHash(page, `#/${view}`);
         await page.locator(`main[data-view="${view.split('/')[0]}"]`).waitFor();
+        await page.locator(ready).first().waitFor();
         await page.locator('header.top h1').waitFor();
         await page.locator('nav a').first().waitFor();
         const shot = await shoot(page, `${view.replace('/', '-')}-${width}`);
