@@ -76,6 +76,12 @@ function View({ route, s, version }: { route: Route; s: WireSnapshot; version: n
     case 'cost':
       return (
         <div id="cost">
+          <p class={s.budget.overTeam ? 'budget bad' : 'budget'}>
+            {s.budget.maxUsd === null
+              ? `spent ${usd(s.budget.spentUsd)} (no team budget set)`
+              : `spent ${usd(s.budget.spentUsd)} of the team's ${usd(s.budget.maxUsd)} budget${s.budget.overTeam ? ': over budget, no new work' : ''}`}
+            {s.budget.overTeammates.length > 0 && ` · over their own budget: ${s.budget.overTeammates.join(', ')}`}
+          </p>
           <CostChart title="cost per teammate" series={s.cost.byTeammate} />
           <CostChart title="cost per model" series={s.cost.byModel} />
         </div>

@@ -68,7 +68,12 @@ export function snapshotOf(
     merges: state.merges,
     events: state.events.map(wireEvent),
     cost: { totalUsd: state.cost.total.costUsd, ...series },
-    budget: { overTeam: state.budget.team.over, overTeammates: state.budget.overTeammates },
+    budget: {
+      spentUsd: state.budget.team.spentUsd,
+      maxUsd: state.budget.team.maxBudgetUsd,
+      overTeam: state.budget.team.over,
+      overTeammates: state.budget.overTeammates,
+    },
   };
 }
 

@@ -90,7 +90,8 @@ export interface WireSnapshot {
   merges: { taskId: string; state: string; detail: string | null }[];
   events: WireEvent[];
   cost: { totalUsd: number; byTeammate: CostSeries[]; byModel: CostSeries[] };
-  budget: { overTeam: boolean; overTeammates: string[] };
+  /** The team's spend against `maxBudgetUsd` (null: no budget), and who is at or over their own. */
+  budget: { spentUsd: number; maxUsd: number | null; overTeam: boolean; overTeammates: string[] };
 }
 
 /** One entry of a transcript as the page shows it: tool calls fold open, thinking stays folded. */

@@ -31,7 +31,7 @@ const VIEW_READY: Record<string, string> = {
   answers: '#approvals, #reviews',
   'agent/ann': '#agent-view .transcript .tr-tool',
   events: '#events .event-list li',
-  cost: '#cost .chart, #cost .muted',
+  cost: '#cost .budget',
   mail: '#mail, main .muted',
   cron: '#cron, main .muted',
   merges: '#merges, main .muted',
