@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/load.js';
+import type { PageAssets } from '../../../src/web/assets.js';
 import { startWebServer, type WebServer } from '../../../src/web/server.js';
 
 export const TOKEN = 'test-token-0123456789';
@@ -17,7 +18,11 @@ export interface WebRepo {
   close(): Promise<void>;
 }
 
-export async function webRepo(config: Record<string, unknown> = { teammates: [{ name: 'ann' }] }): Promise<WebRepo> {
+/** `assets`: the real page bundle for browser tests (test/web/support/browser.ts builds it); a stub otherwise. */
+export async function webRepo(
+  config: Record<string, unknown> = { teammates: [{ name: 'ann' }] },
+  assets: PageAssets = STUB_ASSETS,
+): Promise<WebRepo> {
   const dir = mkdtempSync(join(tmpdir(), 'teamd-web-'));
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   mkdirSync(join(dir, '.team'), { recursive: true });
@@ -25,7 +30,7 @@ export async function webRepo(config: Record<string, unknown> = { teammates: [{ 
   writeFileSync(join(dir, '.team', 'config.json'), JSON.stringify(config));
   const loaded = await loadConfig(dir);
   if (!loaded.ok) throw new Error(loaded.error);
-  const web = await startWebServer({ repoRoot: dir, config: loaded.config, token: TOKEN, assets: STUB_ASSETS });
+  const web = await startWebServer({ repoRoot: dir, config: loaded.config, token: TOKEN, assets });
   return {
     dir,
     web,
