@@ -109,13 +109,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     for (const w of waiters.splice(0)) w();
   });
-  const stopWatching = snaps.source.watch(() => void refresh().catch(() => undefined));
   const stats = { refused: 0 };
   const server = createServer((req, res) => void handle(ctx, port(), req, res, stats));
+  // Listen before watching: a taken port must leave no watcher or timer behind (the CLI then exits with the error).
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => {
+      hub.close();
+      reject(err);
+    });
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
+  const stopWatching = snaps.source.watch(() => void refresh().catch(() => undefined));
   const port = (): number => (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port()}`;
   return {
