@@ -62,7 +62,9 @@ export function checkRequest(req: IncomingMessage, url: URL, token: string, port
   if (req.method === 'GET' && fromUrl !== null) {
     if (!sameSecret(fromUrl, token)) return { ok: false, status: 401, why: 'wrong token' };
     url.searchParams.delete('token');
-    return { ok: true, setCookie: cookieFor(token), redirect: `${url.pathname}${url.search}` };
+    // only a path of this server: `//host` would be a protocol-relative URL elsewhere
+    const path = url.pathname.startsWith('//') ? '/' : url.pathname;
+    return { ok: true, setCookie: cookieFor(token), redirect: `${path}${url.search}` };
   }
   if (!sameSecret(cookieToken(req.headers.cookie), token))
     return { ok: false, status: 401, why: 'no token: open the URL that `teamd web` printed' };

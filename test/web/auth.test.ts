@@ -32,6 +32,8 @@ describe('the token', () => {
     expect(first.headers.location).toBe('/');
     expect(String(first.headers['set-cookie'])).toMatch(/teamd_web=.+; HttpOnly; SameSite=Strict; Path=\//);
     expect((await raw(port, 'GET', '/?token=nope', {})).status).toBe(401);
+    expect((await raw(port, 'GET', `/.//evil.example/?token=${TOKEN}`, {})).headers.location).toBe('/');
+    expect((await raw(port, 'GET', `/?token=${TOKEN}#/task/t1`, {})).headers.location).toBe('/');
     const page = await raw(port, 'GET', '/', cookie);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
