@@ -14,6 +14,13 @@ import type { CostSeries, WireEvent, WireSnapshot, WireTeammate } from './wire.j
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
+/** An event `formatEvent` leaves out (routine ones) as its fields: `agent=ann state=working`. */
+const fieldsLine = (fields: Record<string, unknown>): string =>
+  Object.entries(fields)
+    .filter(([k]) => k !== 'ts' && k !== 'type')
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+
 export function wireEvent(e: LoggedEvent): WireEvent {
   const fields = e as unknown as Record<string, unknown>;
   return {
@@ -21,7 +28,7 @@ export function wireEvent(e: LoggedEvent): WireEvent {
     type: e.type,
     agent: str(fields.agent) ?? str(fields.from),
     task: str(fields.task) ?? str(fields.taskId),
-    text: formatEvent(e) ?? e.type,
+    text: formatEvent(e) ?? fieldsLine(fields),
   };
 }
 
