@@ -92,7 +92,14 @@ function orderLayers(layers: string[][], tasks: readonly LayoutInput[]): string[
   return ordered;
 }
 
+/** Room right of the last layer for the arcs between tasks of one layer (a cycle's). */
+const ARC = 44;
+
 const edgePath = (a: PlacedNode, b: PlacedNode): string => {
+  if (a.layer === b.layer) {
+    const x = a.x + NODE_W;
+    return `M${x},${a.y + NODE_H / 2} C${x + ARC - 8},${a.y + NODE_H / 2} ${x + ARC - 8},${b.y + NODE_H / 2} ${x},${b.y + NODE_H / 2}`;
+  }
   const x1 = a.x + NODE_W;
   const y1 = a.y + NODE_H / 2;
   const x2 = b.x;
@@ -118,7 +125,7 @@ export function layoutGraph(tasks: readonly LayoutInput[]): Layout {
   return {
     nodes: [...nodes.values()],
     edges,
-    width: PAD_LEFT + PAD + Math.max(1, layers.length) * (NODE_W + GAP_X) - GAP_X,
+    width: PAD_LEFT + ARC + Math.max(1, layers.length) * (NODE_W + GAP_X) - GAP_X,
     height: PAD * 2 + Math.max(1, tallest) * (NODE_H + GAP_Y) - GAP_Y,
   };
 }

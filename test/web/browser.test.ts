@@ -51,7 +51,9 @@ function seedTasks(repo: TeamRepo): string[] {
   repo.writeTask('c1', { subject: 'after t1', blockedBy: ['t1'] });
   repo.writeTask('c2', { subject: 'after c1 and ask-1', blockedBy: ['c1', 'ask-1'] });
   repo.writeTask('x1', { subject: HOSTILE, blockedBy: ['ghost'] });
-  return ['ask-1', 't1', 'c1', 'c2', 'x1'];
+  repo.writeTask('cy1', { subject: 'waits for cy2', blockedBy: ['cy2'] });
+  repo.writeTask('cy2', { subject: 'waits for cy1', blockedBy: ['cy1', 'c1'] });
+  return ['ask-1', 't1', 'c1', 'c2', 'x1', 'cy1', 'cy2'];
 }
 
 /** A page of another origin on 127.0.0.1 that POSTs to the dashboard with the browser's cookie. */
@@ -112,6 +114,8 @@ describe.skipIf(missing !== null)('teamd web in chromium', () => {
     for (const id of ids) await page.locator(`.node[data-task="${id}"]`).waitFor();
     expect(await page.locator('.node').count()).toBe(ids.length);
     await page.locator('.dangling').first().waitFor();
+    expect(await page.locator('.node.cycle').count()).toBe(2);
+    expect(await page.locator('.node.critical').count()).toBeGreaterThanOrEqual(3);
     expect(await page.locator('.node[data-task="x1"] .node-subject').textContent()).toContain('<img');
     await page.goto(`${web.origin}/#/task/t1`);
     await page.locator('.task-detail .description').waitFor();
