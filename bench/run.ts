@@ -28,6 +28,7 @@ const BENCHES = [
   'peer-claude',
   'soak',
   'hosts',
+  'web',
 ];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -18,7 +18,8 @@ const check = (ok) => (ok ? passed++ : failed++);
 
 if (!extra.length) {
   check(run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']));
-  check(run('lint', 'npx', ['eslint', 'src', 'test', 'bench']));
+  check(run('typecheck (web page)', 'npx', ['tsc', '--noEmit', '-p', 'web/tsconfig.json']));
+  check(run('lint', 'npx', ['eslint', 'src', 'test', 'bench', 'web']));
 }
 const summary = join(mkdtempSync(join(tmpdir(), 'teamd-test-')), 'summary.json');
 const vitestOk = run('vitest', 'npx', ['vitest', 'run', ...extra], { VITEST_SUMMARY_FILE: summary });

@@ -53,6 +53,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   review: async () => (await import('./review.js')).registerReviewCommands,
   gc: async () => (await import('./gc.js')).registerGcCommand,
   teammate: async () => (await import('./teammate-stdio.js')).registerTeammateCommand,
+  web: async () => (await import('./web.js')).registerWebCommand,
 };
 
 /** Command name → its group, for the names a group registers under another name. */

@@ -7,10 +7,8 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { reviewDiff } from '../git/review-diff.js';
-import { reportAnswer } from '../lead/reviews.js';
-import { acceptReview, inReview, rejectReview, type ReviewedHandoff } from '../lead/review-state.js';
-import { EventLog } from '../observe/event-log.js';
-import { MailboxStore } from '../store/mailbox/index.js';
+import { acceptTaskReview, isInReview, rejectTaskReview } from '../lead/review-answers.js';
+import { inReview, type ReviewedHandoff } from '../lead/review-state.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import { fail } from './cli-error.js';
@@ -62,11 +60,8 @@ function listReviews(waiting: Task[], json: boolean | undefined): void {
 }
 
 async function accept(id: string, options: DirOption): Promise<void> {
-  const repoRoot = resolveRepoDir(options);
-  const store = await TaskStore.open(repoRoot, { normalise: false });
-  const done = await store.update(id, (t) => acceptReview(t, 'user', new Date()));
+  const done = await acceptTaskReview(resolveRepoDir(options), id);
   if (!done.ok) fail(done.error);
-  await reportAnswer(answerDeps(repoRoot), done.value, true, 'user', '');
   printLine(`accepted ${id}: it goes to the merge queue`);
 }
 
@@ -76,18 +71,11 @@ async function accept(id: string, options: DirOption): Promise<void> {
  */
 export async function rejectReviewCommand(id: string, options: DirOption & { reason?: string }): Promise<boolean> {
   const repoRoot = resolveRepoDir(options);
-  const store = await TaskStore.open(repoRoot, { normalise: false });
-  if (!inReview(store.get(id))) return false;
+  if (!(await isInReview(repoRoot, id))) return false;
   if (!options.reason?.trim()) fail('--reason: say what must change (it goes back to the teammate)');
   const max = (await config(repoRoot)).maxAttempts;
-  const done = await store.update(id, (t) => rejectReview(t, 'user', options.reason!.trim(), max, new Date()));
+  const done = await rejectTaskReview(repoRoot, id, options.reason, max);
   if (!done.ok) fail(done.error);
-  await reportAnswer(answerDeps(repoRoot), done.value, false, 'user', options.reason.trim());
   printLine(done.value.status === 'failed' ? `rejected ${id}: it failed (attempt ${done.value.attempts} of ${max})` : `rejected ${id}: back to ${done.value.owner}`);
   return true;
-}
-
-function answerDeps(repoRoot: string) {
-  const log = EventLog.forRepo(repoRoot);
-  return { mailbox: new MailboxStore(repoRoot), log: (e: Parameters<typeof log.append>[0]) => log.append(e) };
 }

@@ -23,7 +23,7 @@ export interface DashboardActions {
 /** Transcripts can be megabytes: the view reads only their end. */
 const TAIL_BYTES = 256 * 1024;
 
-async function readTail(file: string): Promise<string> {
+export async function readTail(file: string): Promise<string> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
@@ -37,7 +37,7 @@ async function readTail(file: string): Promise<string> {
   }
 }
 
-function titleOf(agent: string, file: string, lines: Record<string, unknown>[]): string {
+export function titleOf(agent: string, file: string, lines: Record<string, unknown>[]): string {
   const parent = lines.find((l) => typeof l.parent_id === 'string')?.parent_id as string | undefined;
   const what =
     parent === undefined ? '' : parent.startsWith('mail:') ? ' · answering mail' : ` · task ${parent}`;
@@ -59,15 +59,17 @@ export async function transcriptTail(
   return { title: titleOf(agent, file, parsed), lines: lines.slice(-maxLines) };
 }
 
-export async function answerApproval(
+/** Approves or rejects request `requestId` as `user` (the request file, the teammate's inbox, the event): what happened, as data. */
+export async function answerApprovalOutcome(
   repoRoot: string,
   config: TeamConfig,
   requestId: string,
   approve: boolean,
-): Promise<string> {
+  reason?: string,
+): Promise<{ ok: true; message: string } | { ok: false; error: string }> {
   const mailbox = new MailboxStore(repoRoot, { roster: rosterOf(config) });
-  const r = await answerRequest(repoRoot, mailbox, requestId, { approve, by: 'user' });
-  if (!r.ok) return `✘ ${r.error}`;
+  const r = await answerRequest(repoRoot, mailbox, requestId, { approve, by: 'user', reason });
+  if (!r.ok) return r;
   EventLog.forRepo(repoRoot).append({
     type: 'approval_answered',
     requestId,
@@ -75,7 +77,17 @@ export async function answerApproval(
     approved: approve,
     by: 'user',
   });
-  return `${approve ? '✔ approved' : '✘ rejected'} ${requestId} (${r.request.agent})`;
+  return { ok: true, message: `${approve ? '✔ approved' : '✘ rejected'} ${requestId} (${r.request.agent})` };
+}
+
+export async function answerApproval(
+  repoRoot: string,
+  config: TeamConfig,
+  requestId: string,
+  approve: boolean,
+): Promise<string> {
+  const r = await answerApprovalOutcome(repoRoot, config, requestId, approve);
+  return r.ok ? r.message : `✘ ${r.error}`;
 }
 
 export function teamActions(

@@ -22,6 +22,8 @@ export interface TeamSourceOptions {
   settleMs?: number;
   /** A fixed clock (tests); default Date.now. */
   now?: () => number;
+  /** The transcript reader to use (`teamd web` reads its spends for the cost chart too). */
+  reader?: TranscriptSpendReader;
 }
 
 const WATCHED: { path: string[]; recursive: boolean }[] = [
@@ -77,7 +79,7 @@ export function createTeamSource(
   config: TeamConfig,
   options: TeamSourceOptions = {},
 ): TeamSource {
-  const reader = new TranscriptSpendReader(repoRoot, config.prices);
+  const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices);
   const feed = new EventFeed(repoRoot);
   const board = new LiveBoard(repoRoot);
   let watching: FolderWatchers | null = null;

@@ -95,7 +95,8 @@ const tokens = (n: number): string =>
   n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 const dollars = (n: number): string => `$${n.toFixed(4)}`;
 
-function blocksOf(content: unknown): ContentBlock[] {
+/** A message's content as blocks (a string is one text block). */
+export function blocksOf(content: unknown): ContentBlock[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return Array.isArray(content) ? (content as ContentBlock[]) : [];
 }

@@ -91,7 +91,7 @@ function run(line: string, cwd: string): Promise<LineRun> {
 }
 
 /** Lines that would leave a daemon running or run a whole team: never run, they must be skipped with a reason. */
-const NEVER_RUN = /(^|[|;&]\s*)teamd (start|run|demo)\b|teamd logs .*(-f|--follow)\b/;
+const NEVER_RUN = /(^|[|;&]\s*)teamd (start|run|demo|web)\b|teamd logs .*(-f|--follow)\b/;
 
 async function check(cmd: DocCommand, cwd: string, used: Set<SkipEntry>): Promise<string | undefined> {
   const skip = SKIPS.find((s) => s.command === cmd.command);
