@@ -1,6 +1,7 @@
 /** Mail: send as the scope's self, read an inbox (waiting or delivered), acknowledge what was read. */
 import { z } from 'zod';
-import { AgentNameSchema, MessageSchema, MessageTypeSchema, type Message, type Outcome } from '../store/types.js';
+import { MessageSchema, MessageTypeSchema, type Message, type Outcome } from '../store/types.js';
+import { AgentName } from './fields.js';
 import { mailboxFor } from './stores.js';
 import { defineMcpTool, ok, refuse, selfOf, type McpScope } from './types.js';
 
@@ -25,7 +26,7 @@ export const sendMessage = defineMcpTool({
   name: 'send_message',
   description: 'Mail one member of the team (a teammate, lead or user); returns the message id.',
   input: z.strictObject({
-    to: AgentNameSchema,
+    to: AgentName,
     content: MessageSchema.shape.content.min(1),
     type: MessageTypeSchema.optional(),
   }),
@@ -41,7 +42,7 @@ export const inboxRead = defineMcpTool({
   name: 'inbox_read',
   description: 'Messages waiting in an inbox (default user; --as: its own), or with history the delivered ones.',
   input: z.strictObject({
-    agent: AgentNameSchema.optional(),
+    agent: AgentName.optional(),
     history: z.boolean().optional(),
     limit: z.number().int().positive().max(1000).optional(),
   }),
@@ -61,7 +62,7 @@ export const inboxAck = defineMcpTool({
   description: 'Acknowledge messages read with inbox_read: they move to the archive.',
   input: z.strictObject({
     ids: z.array(MessageSchema.shape.id).min(1).max(1000),
-    agent: AgentNameSchema.optional(),
+    agent: AgentName.optional(),
   }),
   run: async ({ ids, agent }, scope) => {
     const inbox = inboxOf(scope, agent);
