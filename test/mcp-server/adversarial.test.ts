@@ -8,28 +8,18 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, makeMcpRepo, type McpRepo, type McpSession } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedSessions, type McpSession } from './support.js';
 
-let repo: McpRepo;
-let person: McpSession;
-let agent: McpSession;
-
+const shared = sharedSessions();
 beforeAll(async () => {
-  repo = makeMcpRepo();
-  [person, agent] = await Promise.all([connectStdio(repo.dir), connectStdio(repo.dir, ['--as', 'worker-1'])]);
-  await person.json('task_create', { subject: 'a real task', id: 'real' });
-  await person.json('send_message', { to: 'worker-1', content: 'a real message' });
-  await person.json('cron_add', { cron: '0 9 * * *', prompt: 'a real job', id: 'job' });
-});
-afterAll(async () => {
-  await person?.[Symbol.asyncDispose]();
-  await agent?.[Symbol.asyncDispose]();
-  repo?.cleanup();
+  await shared.person.json('task_create', { subject: 'a real task', id: 'real' });
+  await shared.person.json('send_message', { to: 'worker-1', content: 'a real message' });
+  await shared.person.json('cron_add', { cron: '0 9 * * *', prompt: 'a real job', id: 'job' });
 });
 
 /** Every file under the team's folders (and the repository's top level), with its content. */
-function snapshot(dir = repo.dir, depth = 0): Record<string, string> {
+function snapshot(dir = shared.repo.dir, depth = 0): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of readdirSync(dir).sort()) {
     if (name === '.git' || name === 'events.jsonl') continue;
@@ -69,7 +59,7 @@ describe('adversarial input to teamd mcp', () => {
   it('bad task ids', async () => {
     await fc.assert(
       fc.asyncProperty(badId, fc.constantFrom('task_get', 'task_cancel', 'task_retry', 'task_update'), async (id, tool) => {
-        await refused(person, tool, tool === 'task_update' ? { id, subject: 'x' } : { id }, 'id');
+        await refused(shared.person, tool, tool === 'task_update' ? { id, subject: 'x' } : { id }, 'id');
       }),
       RUNS,
     );
@@ -79,7 +69,7 @@ describe('adversarial input to teamd mcp', () => {
     await fc.assert(
       fc.asyncProperty(badId, fc.constantFrom('id', 'blockedBy', 'owner'), async (bad, field) => {
         const value = field === 'blockedBy' ? [bad] : bad;
-        await refused(person, 'task_create', { subject: 'x', [field]: value }, field);
+        await refused(shared.person, 'task_create', { subject: 'x', [field]: value }, field);
       }),
       RUNS,
     );
@@ -88,10 +78,10 @@ describe('adversarial input to teamd mcp', () => {
   it('bad agent names: mail recipients, inboxes, cron targets', async () => {
     await fc.assert(
       fc.asyncProperty(badId, fc.constantFrom('send', 'inbox', 'ack', 'cron'), async (name, what) => {
-        if (what === 'send') await refused(person, 'send_message', { to: name, content: 'hi' }, 'to');
-        if (what === 'inbox') await refused(person, 'inbox_read', { agent: name }, 'agent');
-        if (what === 'ack') await refused(person, 'inbox_ack', { agent: name, ids: ['m'] }, 'agent');
-        if (what === 'cron') await refused(person, 'cron_add', { cron: '* * * * *', prompt: 'p', to: name }, 'to');
+        if (what === 'send') await refused(shared.person, 'send_message', { to: name, content: 'hi' }, 'to');
+        if (what === 'inbox') await refused(shared.person, 'inbox_read', { agent: name }, 'agent');
+        if (what === 'ack') await refused(shared.person, 'inbox_ack', { agent: name, ids: ['m'] }, 'agent');
+        if (what === 'cron') await refused(shared.person, 'cron_add', { cron: '* * * * *', prompt: 'p', to: name }, 'to');
       }),
       RUNS,
     );
@@ -100,8 +90,8 @@ describe('adversarial input to teamd mcp', () => {
   it('bad request and cron ids', async () => {
     await fc.assert(
       fc.asyncProperty(badId, async (id) => {
-        await refused(person, 'answer', { id, approve: true }, 'id');
-        await refused(person, 'cron_remove', { id }, 'id');
+        await refused(shared.person, 'answer', { id, approve: true }, 'id');
+        await refused(shared.person, 'cron_remove', { id }, 'id');
       }),
       RUNS,
     );
@@ -120,24 +110,24 @@ describe('adversarial input to teamd mcp', () => {
       ['task_create', { subject: 'ok', priority: 1.5 }, 'priority'],
       ['task_create', { subject: 'ok', unknownField: 1 }, 'unknownField'],
     ];
-    for (const [tool, args, field] of cases) await refused(person, tool, args, field);
+    for (const [tool, args, field] of cases) await refused(shared.person, tool, args, field);
   });
 
   it('under --as, another agent\'s inbox and the person\'s tools', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('worker-2', 'lead', 'user'), async (other) => {
-        await refused(agent, 'inbox_read', { agent: other }, 'agent');
-        await refused(agent, 'inbox_ack', { agent: other, ids: ['x'] }, 'agent');
+        await refused(shared.agent, 'inbox_read', { agent: other }, 'agent');
+        await refused(shared.agent, 'inbox_ack', { agent: other, ids: ['x'] }, 'agent');
       }),
       { numRuns: 6 },
     );
-    const answer = await agent.call('answer', { id: 'x', approve: true });
+    const answer = await shared.agent.call('answer', { id: 'x', approve: true });
     expect(answer.isError).toBe(true);
   });
 
   it('the real files are still there and valid', async () => {
-    expect(await person.json('task_get', { id: 'real' })).toMatchObject({ subject: 'a real task' });
-    expect(await agent.json('inbox_read', {})).toMatchObject([{ content: 'a real message' }]);
-    expect(await person.json('cron_list', {})).toMatchObject([{ id: 'job' }]);
+    expect(await shared.person.json('task_get', { id: 'real' })).toMatchObject({ subject: 'a real task' });
+    expect(await shared.agent.json('inbox_read', {})).toMatchObject([{ content: 'a real message' }]);
+    expect(await shared.person.json('cron_list', {})).toMatchObject([{ id: 'job' }]);
   });
 });
