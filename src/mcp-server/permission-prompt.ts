@@ -95,7 +95,7 @@ export const permissionPrompt = defineMcpTool({
   // Claude Code may send more than these fields: the rest is ignored, not refused.
   input: z.looseObject({
     tool_name: z.string().min(1).max(200),
-    input: z.record(z.string(), z.unknown()),
+    input: z.looseObject({}),
     tool_use_id: z.string().max(200).optional(),
   }),
   run: async (args, scope, signal) => {

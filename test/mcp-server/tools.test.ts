@@ -28,8 +28,9 @@ describe('teamd mcp tools', () => {
     const agentTools = (await shared.agent.client.listTools()).tools;
     const tokens = { person: mcpSchemaTokens(personTools), agent: mcpSchemaTokens(agentTools) };
     console.log(`teamd mcp tool-schema tokens: person ${tokens.person} (${personTools.length} tools), --as ${tokens.agent} (${agentTools.length} tools)`);
-    expect(tokens.person).toBeLessThan(2_000);
-    expect(tokens.agent).toBeLessThan(2_000);
+    expect(tokens.person).toBeLessThan(1_500);
+    expect(tokens.agent).toBeLessThan(1_500);
+    expect(JSON.stringify(personTools)).not.toContain('$schema');
     expect(agentTools.map((t) => t.name)).not.toContain('answer');
     expect(personTools.find((t) => t.name === 'task_list')?.annotations?.readOnlyHint).toBe(true);
   });
