@@ -110,6 +110,23 @@ describe('teamd mcp tools', () => {
     expect(await shared.person.json<{ type: string }[]>('events_tail', { json: true, types: ['approval_answered'] })).toMatchObject([{ type: 'approval_answered' }]);
   });
 
+  it('two servers and the CLI racing: one task per id, every other task lands', async () => {
+    const same = await Promise.all([
+      shared.person.call('task_create', { subject: 'race', id: 'race' }),
+      shared.agent.call('task_create', { subject: 'race', id: 'race' }),
+      shared.person.call('task_create', { subject: 'race', id: 'race' }),
+    ]);
+    expect(same.filter((r) => !r.isError)).toHaveLength(1);
+    expect(same.filter((r) => r.isError).every((r) => /exists/.test(r.text))).toBe(true);
+    const ids = Array.from({ length: 10 }, (_, i) => `r${i}`);
+    await Promise.all([
+      ...ids.map((id, i) => (i % 2 ? shared.agent : shared.person).json('task_create', { subject: id, id })),
+      cli(['task', 'add', 'from the cli, racing', '--id', 'r-cli']),
+    ]);
+    const board = (await shared.person.json<Row[]>('task_list', {})).map((t) => t.id);
+    expect(board).toEqual(expect.arrayContaining([...ids, 'r-cli', 'race']));
+  });
+
   it('the tasks it wrote are valid files for every store', async () => {
     const store = await TaskStore.open(shared.repo.dir);
     expect(store.problems()).toEqual([]);
