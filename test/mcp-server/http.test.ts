@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MailboxStore } from '../../src/store/mailbox/store.js';
 import { spawnCli, waitForOutput, type CliRun } from '../e2e/support/cli.js';
 import { makeMcpRepo, sessionOf, type McpRepo } from './support.js';
 
@@ -81,5 +82,27 @@ describe('teamd mcp --http', () => {
       req.end(initialize);
     });
     expect(status).toBe(403);
+  });
+});
+
+describe('teamd mcp --http --as', () => {
+  it('serves the agent\'s tools over HTTP, with TEAMD_MCP_TOKEN as the token', async () => {
+    const own = spawnCli(['mcp', '--http', '--as', 'worker-1', '--dir', repo.dir], { env: { TEAMD_MCP_TOKEN: 'a-token-the-user-chose-0123456789' } });
+    try {
+      await waitForOutput(own, /token: \S+/);
+      expect(own.output()).toContain('token: a-token-the-user-chose-0123456789');
+      const at = new URL(/url: (\S+)/.exec(own.output())![1]!);
+      const client = new Client({ name: 'http-as', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(at, { requestInit: { headers: { authorization: 'Bearer a-token-the-user-chose-0123456789' } } }));
+      await using s = sessionOf(client);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('permission_prompt');
+      expect(names).not.toContain('answer');
+      expect(await s.json('send_message', { to: 'user', content: 'hello over http' })).toMatchObject({ to: 'user' });
+      expect(await new MailboxStore(repo.dir).peek('user')).toMatchObject([{ from: 'worker-1', content: 'hello over http' }]);
+    } finally {
+      own.child.kill('SIGTERM');
+      await own.exited;
+    }
   });
 });
