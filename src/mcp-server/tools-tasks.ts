@@ -42,16 +42,19 @@ async function changeTask(scope: McpScope, id: string, change: (store: TaskStore
   return done.ok ? ok(rowOf(store, done.value)) : refuse(done.error);
 }
 
+/** Rows `task_list` returns when no `limit` is given: a big board is read a status at a time. */
+const LIST_LIMIT = 200;
+
 export const taskList = defineMcpTool({
   name: 'task_list',
-  description: 'The board: tasks with status, owner, readiness (under --as: that agent\'s tasks).',
-  input: z.strictObject({ status: TaskStatusSchema.optional() }),
+  description: `The board: {total, tasks} with status, owner, readiness; at most limit (${LIST_LIMIT}) rows. Under --as: its tasks.`,
+  input: z.strictObject({ status: TaskStatusSchema.optional(), limit: z.number().int().min(1).max(5000).optional() }),
   readOnly: true,
   run: async (input, scope) => {
     const store = await openTasks(scope);
     const owner = scope.as === null ? {} : { owner: scope.as };
     const tasks = store.list({ ...owner, ...(input.status ? { status: input.status } : {}) });
-    return ok(tasks.map((t) => rowOf(store, t)));
+    return ok({ total: tasks.length, tasks: tasks.slice(0, input.limit ?? LIST_LIMIT).map((t) => rowOf(store, t)) });
   },
 });
 

@@ -21,6 +21,7 @@ async function cli(args: string[]): Promise<string> {
 }
 
 type Row = { id: string; status: string; owner: string | null; ready?: boolean; waitingOn?: string[] };
+type Board = { total: number; tasks: Row[] };
 
 describe('teamd mcp tools', () => {
   it('lists small schemas: the token count of every tool definition', async () => {
@@ -48,8 +49,10 @@ describe('teamd mcp tools', () => {
     expect(await shared.person.json<Row>('task_cancel', { id: 'a' })).toMatchObject({ status: 'cancelled' });
     expect(await shared.person.json<Row>('task_retry', { id: 'a' })).toMatchObject({ status: 'pending' });
     await cli(['task', 'add', 'from the cli', '--id', 'c']);
-    const board = await shared.person.json<Row[]>('task_list', {});
-    expect(board.map((t) => t.id).sort()).toEqual(['a', 'b', 'c']);
+    const board = await shared.person.json<Board>('task_list', {});
+    expect(board.tasks.map((t) => t.id).sort()).toEqual(['a', 'b', 'c']);
+    expect(await shared.person.json<Board>('task_list', { limit: 1 })).toMatchObject({ total: 3, tasks: [{}] });
+    expect((await shared.person.json<Board>('task_list', { status: 'pending', limit: 5 })).total).toBe(3);
     expect(await shared.person.json<{ dependents: string[] }>('task_get', { id: 'a' })).toMatchObject({ dependents: ['b'] });
   });
 
@@ -61,7 +64,7 @@ describe('teamd mcp tools', () => {
 
   it('--as scopes the board to the agent and refuses changing another\'s task', async () => {
     await shared.person.json('task_create', { subject: 'mine', id: 'w1', owner: 'worker-1' });
-    expect((await shared.agent.json<Row[]>('task_list', {})).map((t) => t.id)).toEqual(['w1']);
+    expect((await shared.agent.json<Board>('task_list', {})).tasks.map((t) => t.id)).toEqual(['w1']);
     const other = await shared.agent.call('task_cancel', { id: 'b' });
     expect(other).toMatchObject({ isError: true, text: expect.stringContaining('belongs to worker-2') });
     expect(await shared.agent.json<Row>('task_update', { id: 'w1', priority: -1 })).toMatchObject({ id: 'w1' });
@@ -128,7 +131,7 @@ describe('teamd mcp tools', () => {
       ...ids.map((id, i) => (i % 2 ? shared.agent : shared.person).json('task_create', { subject: id, id })),
       cli(['task', 'add', 'from the cli, racing', '--id', 'r-cli']),
     ]);
-    const board = (await shared.person.json<Row[]>('task_list', {})).map((t) => t.id);
+    const board = (await shared.person.json<Board>('task_list', {})).tasks.map((t) => t.id);
     expect(board).toEqual(expect.arrayContaining([...ids, 'r-cli', 'race']));
   });
 
