@@ -54,6 +54,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   gc: async () => (await import('./gc.js')).registerGcCommand,
   teammate: async () => (await import('./teammate-stdio.js')).registerTeammateCommand,
   web: async () => (await import('./web.js')).registerWebCommand,
+  mcp: async () => (await import('./mcp.js')).registerMcpCommand,
 };
 
 /** Command name → its group, for the names a group registers under another name. */
