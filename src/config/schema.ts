@@ -59,6 +59,19 @@ export const RetryConfigSchema = z.strictObject({
 });
 export type RetryConfig = z.infer<typeof RetryConfigSchema>;
 
+/** The agent that runs a teammate's tasks (docs/ENGINES.md). */
+export const EngineSchema = z.enum(['teamd', 'claude-code']);
+export type Engine = z.infer<typeof EngineSchema>;
+
+/** The `claude-code` engine's program: `bin` (else $TEAMD_CLAUDE_BIN, else `claude` on PATH) and extra arguments. */
+export const ClaudeCodeConfigSchema = z.strictObject({
+  bin: z.string().min(1).optional(),
+  /** Added to every run's arguments (after teamd's). */
+  args: z.array(z.string()).optional(),
+  /** Set in the CLI's environment (e.g. `CLAUDE_CONFIG_DIR`); the endpoint's variables win. */
+  env: z.record(z.string(), z.string()).optional(),
+});
+
 export const TeammateConfigSchema = z.strictObject({
   name: AgentNameSchema,
   /** A system prompt, or `agent:<name>` for a `.claude/agents/<name>.md` role. */
@@ -74,6 +87,8 @@ export const TeammateConfigSchema = z.strictObject({
   permissions: PermissionPolicySchema.optional(),
   planMode: z.boolean().default(false),
   autoApproveShutdown: z.boolean().default(true),
+  /** What runs this teammate's tasks: teamd's own agent, or the Claude Code CLI (docs/ENGINES.md). Default the team's `engine`. */
+  engine: EngineSchema.optional(),
   ...modelTuning,
 });
 export type TeammateConfig = z.infer<typeof TeammateConfigSchema>;
@@ -197,5 +212,9 @@ export const TeamConfigSchema = z.strictObject({
   hooks: z.record(z.string(), z.unknown()).optional(),
   /** Claude Code plugin folders (their hooks/hooks.json and agents/), besides `.claude/plugins/*`; relative to the repository. */
   plugins: z.array(z.string()).optional(),
+  /** The default engine of every teammate (a teammate's `engine` wins). */
+  engine: EngineSchema.default('teamd'),
+  /** The Claude Code CLI for `engine: "claude-code"` teammates. */
+  claudeCode: ClaudeCodeConfigSchema.optional(),
 });
 export type TeamConfig = z.infer<typeof TeamConfigSchema>;
