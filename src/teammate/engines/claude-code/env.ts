@@ -37,9 +37,11 @@ export function claudeEnv(
  * `src/cli/main.ts` through tsx when teamd itself runs from source.
  */
 export function teamdCommand(): { command: string; args: string[] } {
-  const here = import.meta.url;
-  const main = fileURLToPath(new URL(`../../../cli/main.${here.endsWith('.ts') ? 'ts' : 'js'}`, here));
-  if (!here.endsWith('.ts')) return { command: process.execPath, args: [main] };
+  // From source the URL may carry a loader's query (`main.ts?tsx-namespace=…`): the path says.
+  const here = new URL(import.meta.url);
+  const fromSource = here.pathname.endsWith('.ts');
+  const main = fileURLToPath(new URL(`../../../cli/main.${fromSource ? 'ts' : 'js'}`, here.origin + here.pathname));
+  if (!fromSource) return { command: process.execPath, args: [main] };
   return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), main] };
 }
 

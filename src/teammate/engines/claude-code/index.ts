@@ -2,7 +2,7 @@
 import { transcriptsDir, runBudget } from '../../runtime-factory.js';
 import type { TeammateHost } from '../../host.js';
 import type { StartEngine } from '../types.js';
-import { claudeArgs, type ClaudeRunSettings } from './args.js';
+import { claudeArgs, MCP_SERVER, type ClaudeRunSettings } from './args.js';
 import { claudeBin, claudeEnv, mcpConfigJson } from './env.js';
 import { ClaudeCodeSession } from './session.js';
 
@@ -33,7 +33,8 @@ export const startClaudeCodeEngine: StartEngine = (host, spec) => {
     bin: claudeBin(cc?.bin),
     args: claudeArgs(settingsOf(host, spec.readOnly)),
     cwd: spec.cwd,
-    env: claudeEnv(data.teammate.endpoint ?? data.team.endpoint, cc?.env),
+    // The CLI connects MCP servers in the background; the permission prompt tool must be there from the start.
+    env: claudeEnv(data.teammate.endpoint ?? data.team.endpoint, { CLAUDE_CODE_MCP_PREWAIT_SERVERS: MCP_SERVER, ...cc?.env }),
     agent: host.name,
     model: data.model,
     parentId: spec.parentId,
