@@ -6,6 +6,7 @@
  * inherits the environment as it is: an ANTHROPIC_API_KEY there, or the
  * user's own login (`claude /login`, a subscription).
  */
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EndpointConfig } from '../../../config/schema.js';
 import { MCP_SERVER } from './args.js';
@@ -38,9 +39,9 @@ export function claudeEnv(
  */
 export function teamdCommand(): { command: string; args: string[] } {
   // From source the URL may carry a loader's query (`main.ts?tsx-namespace=…`): the path says.
-  const here = new URL(import.meta.url);
-  const fromSource = here.pathname.endsWith('.ts');
-  const main = fileURLToPath(new URL(`../../../cli/main.${fromSource ? 'ts' : 'js'}`, here.origin + here.pathname));
+  const here = fileURLToPath(import.meta.url.split('?')[0]!);
+  const fromSource = here.endsWith('.ts');
+  const main = join(dirname(here), '..', '..', '..', 'cli', `main.${fromSource ? 'ts' : 'js'}`);
   if (!fromSource) return { command: process.execPath, args: [main] };
   return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), main] };
 }
