@@ -34,6 +34,8 @@ export class ClaudeProcess {
     this.exit = new Promise((resolve) => {
       let spawnError = '';
       this.child.on('error', (err) => (spawnError = err.message));
+      // Its commands may hold its stdout open (a `sleep` it started): they die with it, so `close` comes.
+      this.child.on('exit', () => this.killGroup('SIGKILL'));
       this.child.on('close', (code, signal) => {
         lines.flush();
         this.exited = true;
