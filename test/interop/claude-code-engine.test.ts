@@ -130,6 +130,11 @@ describe.skipIf(!claude.ok)('engine claude-code', () => {
     const logs = spawnCli(['logs', 'cc', '--dir', r.dir]);
     expect(await logs.exited).toBe(0);
     expect(logs.output()).toContain('wrote out/t2.txt');
+    for (const args of [['cost'], ['cost', '--tokens']]) {
+      const cost = spawnCli([...args, '--dir', r.dir]);
+      expect(await cost.exited, cost.output()).toBe(0);
+      expect(cost.output()).toMatch(/\bcc\b/);
+    }
   });
 
   it('a killed claude process is a crashed teammate: the task is reclaimed and done after the restart', async () => {

@@ -10,6 +10,7 @@ import { LineSplitter } from './stream.js';
 
 const STDERR_TAIL = 4000;
 const KILL_AFTER_MS = 3000;
+const CLOSE_GRACE_MS = 1000;
 
 export interface ProcessHandlers {
   onLine: (line: string) => void;
@@ -33,17 +34,28 @@ export class ClaudeProcess {
     this.child.stdin!.on('error', () => undefined); // a write after it died: its exit says why
     this.exit = new Promise((resolve) => {
       let spawnError = '';
-      this.child.on('error', (err) => (spawnError = err.message));
-      // Its commands may hold its stdout open (a `sleep` it started): they die with it, so `close` comes.
-      this.child.on('exit', () => this.killGroup('SIGKILL'));
-      this.child.on('close', (code, signal) => {
+      let ended = false;
+      const end = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (ended) return;
+        ended = true;
         lines.flush();
         this.exited = true;
-        this.killGroup('SIGKILL'); // what it started goes with it
         if (pid) groupEnded(pid);
         h.onExit(spawnError || `${signal ? `signal ${signal}` : `exit ${code}`}${this.stderrTail()}`);
         resolve();
+      };
+      this.child.on('error', (err) => (spawnError = err.message));
+      this.child.on('exit', (code, signal) => {
+        this.killGroup('SIGKILL'); // what it started goes with it
+        // A command it started in a session of its own may still hold its stdout open: `close`
+        // would wait for that command; after a moment the end is taken as it is.
+        setTimeout(() => {
+          this.child.stdout?.destroy();
+          this.child.stderr?.destroy();
+          end(code, signal);
+        }, CLOSE_GRACE_MS).unref();
       });
+      this.child.on('close', (code, signal) => end(code, signal));
     });
   }
 

@@ -15,7 +15,7 @@ import { ClaudeProcess } from './process.js';
 import { mapResult } from './result.js';
 import { userMessageLine } from './stdin.js';
 import { parseLine } from './stream.js';
-import type { CcLine } from './types.js';
+import { CcUsageSchema, type CcLine, type CcMessage } from './types.js';
 
 export interface SessionOptions {
   bin: string;
@@ -38,6 +38,26 @@ interface Turn {
 }
 
 const MAX_JUNK_NOTES = 5;
+
+/**
+ * A message line as teamd's event: the CLI's fields kept, plus what teamd's
+ * readers look for — an assistant line's `model` and `usage` at the top (the
+ * token ledger, `teamd logs`), `parent_id`, and `depth` 1 inside a subagent.
+ */
+function asTeamdEvent(event: CcMessage, raw: Record<string, unknown>, model: string, parentId: string): AgentEvent {
+  const depth = event.parent_tool_use_id ? 1 : 0;
+  if (event.type !== 'assistant') return { ...raw, parent_id: parentId, depth } as unknown as AgentEvent;
+  const usage = CcUsageSchema.safeParse(event.message['usage']);
+  const u = usage.success ? usage.data : { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  const named = event.message['model'];
+  return {
+    ...raw,
+    model: typeof named === 'string' ? named : model,
+    usage: { input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_read_input_tokens: u.cache_read_input_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens },
+    parent_id: parentId,
+    depth,
+  } as unknown as AgentEvent;
+}
 
 export class ClaudeCodeSession implements EngineSession {
   readonly runtime = null;
@@ -113,10 +133,11 @@ export class ClaudeCodeSession implements EngineSession {
   private onLine(line: CcLine): void {
     if (line.kind === 'junk') return this.noteJunk(line.problem);
     if (line.kind === 'result') return this.onResult(line.event, line.raw);
-    this.transcript?.write(line.raw as unknown as AgentEvent);
-    if (line.kind !== 'message') return;
+    if (line.kind !== 'message') return this.transcript?.write(line.raw as unknown as AgentEvent);
+    const event = asTeamdEvent(line.event, line.raw, this.o.model, this.o.parentId);
+    this.transcript?.write(event);
     if (line.event.type === 'user' && line.event.isReplay) this.replayed += 1;
-    this.o.onEvent({ ...line.raw, parent_id: this.o.parentId, depth: line.event.parent_tool_use_id ? 1 : 0 } as unknown as AgentEvent);
+    this.o.onEvent(event);
   }
 
   private onResult(event: Parameters<typeof mapResult>[0], raw: Record<string, unknown>): void {
