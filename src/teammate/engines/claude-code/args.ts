@@ -8,6 +8,7 @@
  * - permissions: the mode, allow/deny rules as `--allowedTools` /
  *   `--disallowedTools`, ask rules through `--settings`; teamd's MCP tools are
  *   always allowed, and asks go to `mcp__teamd__permission_prompt`;
+ * - `planMode`: `--permission-mode plan` (the plan approval is the CLI's ExitPlanMode ask, in teamd's approvals);
  * - `--tools` when the teammate's tools are restricted (teamd names mapped to Claude Code's);
  * - a role `agent:<name>` becomes `--agent <name>` (the repository's agent file);
  *   any other role is appended to the system prompt with the team's rules.
@@ -31,6 +32,8 @@ export interface ClaudeRunSettings {
   mcpConfig: string | null;
   /** Answering mail in the shared tree: no editing. */
   readOnly: boolean;
+  /** The teammate's `planMode`: the CLI's own plan mode (its ExitPlanMode ask is the plan approval). */
+  planMode?: boolean;
   extra: string[];
 }
 
@@ -38,8 +41,8 @@ const FIXED = ['-p', '--input-format', 'stream-json', '--output-format', 'stream
 const EDITING = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'];
 
 /** Claude Code's permission mode for teamd's `defaultMode` (the same names). */
-const modeOf = (p: PermissionPolicyConfig, readOnly: boolean): string =>
-  readOnly && p.defaultMode === 'bypassPermissions' ? 'default' : p.defaultMode;
+const modeOf = (p: PermissionPolicyConfig, readOnly: boolean, planMode: boolean): string =>
+  planMode ? 'plan' : readOnly && p.defaultMode === 'bypassPermissions' ? 'default' : p.defaultMode;
 
 function rules(flag: string, list: string[]): string[] {
   return list.length ? [flag, ...list] : [];
@@ -64,7 +67,7 @@ function permissionArgs(s: ClaudeRunSettings): string[] {
   const deny = s.readOnly ? [...p.deny, ...EDITING] : p.deny;
   const settings = p.ask.length ? ['--settings', JSON.stringify({ permissions: { ask: p.ask } })] : [];
   const prompt = s.mcpConfig ? ['--permission-prompt-tool', PERMISSION_TOOL] : [];
-  return ['--permission-mode', modeOf(p, s.readOnly), ...prompt, ...settings, ...rules('--allowedTools', allow), ...rules('--disallowedTools', deny)];
+  return ['--permission-mode', modeOf(p, s.readOnly, s.planMode === true), ...prompt, ...settings, ...rules('--allowedTools', allow), ...rules('--disallowedTools', deny)];
 }
 
 /** The built-in tools among teamd names, in Claude Code's names (team tools come through MCP). */

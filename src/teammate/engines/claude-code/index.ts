@@ -22,6 +22,7 @@ function settingsOf(host: TeammateHost, readOnly: boolean): ClaudeRunSettings {
     role: cfg.role,
     mcpConfig: mcpConfigJson(host.name, data.repoRoot),
     readOnly,
+    planMode: cfg.planMode,
     extra: data.team.claudeCode?.args ?? [],
   };
 }

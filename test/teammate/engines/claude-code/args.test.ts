@@ -70,3 +70,8 @@ it('the endpoint becomes ANTHROPIC_BASE_URL and the key or token its variables n
   expect(token['ANTHROPIC_API_KEY']).toBeUndefined();
   expect(claudeEnv(undefined, undefined, env)).toEqual(env);
 });
+
+it("plan mode is the CLI's own: --permission-mode plan, whatever the policy's mode", () => {
+  expect(after(claudeArgs({ ...base, planMode: true, permissions: { ...base.permissions, defaultMode: 'acceptEdits' } }), '--permission-mode')).toBe('plan');
+  expect(after(claudeArgs({ ...base, planMode: false }), '--permission-mode')).toBe('default');
+});
