@@ -143,7 +143,7 @@ describe.skipIf(!claude.ok)('engine claude-code', () => {
     const r = team.repo(repoFor(server, { defaultMode: 'bypassPermissions', allow: [], deny: [], ask: [] }, false));
     server.setScript({
       rules: [
-        { conversation: 'Task t3:', turn: 0, times: 1, content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 60', description: 'a long one' } }] },
+        { conversation: 'Task t3:', turn: 0, times: 1, content: [{ type: 'tool_use', name: 'Bash', input: { command: 'node -e "setTimeout(() => {}, 60000)"', description: 'a long one' } }] },
         { conversation: 'Task t3:', times: 'always', content: [{ type: 'text', text: 'done t3 the second time' }] },
       ],
     });
@@ -154,12 +154,14 @@ describe.skipIf(!claude.ok)('engine claude-code', () => {
       const e = events.find((x) => x.type === 'notice' && /claude-code: pid \d+/.test(String((x as { message?: string }).message)));
       return e ? Number(/pid (\d+)/.exec((e as { message: string }).message)![1]) : null;
     };
-    // The model has answered `sleep 60`: the process is in the middle of its turn.
+    // The model has answered with a minute-long command: the process is in the middle of its turn.
     await until(lead, () => pidOf() !== null && server.requests.some((q) => q.outcome === 'answered'), 120_000, 'claude got its first answer').catch((e: Error) => {
       throw new Error(`${e.message}\n${events.map((x) => JSON.stringify(x)).join('\n')}`);
     });
     process.kill(pidOf()!, 'SIGKILL');
-    await until(lead, () => events.some((e) => e.type === 'teammate_crashed' && (e as { agent?: string }).agent === 'cc'), 60_000, 'cc crashed');
+    await until(lead, () => events.some((e) => e.type === 'teammate_crashed' && (e as { agent?: string }).agent === 'cc'), 60_000, 'cc crashed').catch((e: Error) => {
+      throw new Error(`${e.message}\n${events.map((x) => JSON.stringify(x)).join('\n')}\n${JSON.stringify(server.requests.map((q) => q.outcome))}`);
+    });
     await until(lead, () => tasksOnDisk(r.dir).get('t3')?.status === 'completed', 180_000, 't3 completed after the restart').catch((e: Error) => {
       throw new Error(`${e.message}\n${events.map((x) => JSON.stringify(x)).join('\n')}`);
     });

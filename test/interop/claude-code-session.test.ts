@@ -81,7 +81,7 @@ describe.skipIf(!claude.ok)('ClaudeCodeSession', () => {
   });
 
   it('an interrupt ends the turn with no result, and is no crash', async () => {
-    server.setScript({ rules: [{ conversation: 'long task', content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 60', description: 'long' } }] }] });
+    server.setScript({ rules: [{ conversation: 'long task', content: [{ type: 'tool_use', name: 'Bash', input: { command: 'node -e "setTimeout(() => {}, 60000)"', description: 'long' } }] }] });
     const events: AgentEvent[] = [];
     const s = session('interrupt', events, []);
     const turn = s.submit('long task');
