@@ -22,6 +22,8 @@ export class ClaudeProcess {
   private readonly child: ChildProcess;
   private stderr = '';
   private exited = false;
+  /** Why the program could not be started (ENOENT, EACCES), when it could not. */
+  spawnError: string | null = null;
   readonly exit: Promise<void>;
 
   constructor(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, h: ProcessHandlers) {
@@ -33,7 +35,6 @@ export class ClaudeProcess {
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr = (this.stderr + d.toString()).slice(-STDERR_TAIL)));
     this.child.stdin!.on('error', () => undefined); // a write after it died: its exit says why
     this.exit = new Promise((resolve) => {
-      let spawnError = '';
       let ended = false;
       const end = (code: number | null, signal: NodeJS.Signals | null) => {
         if (ended) return;
@@ -41,10 +42,10 @@ export class ClaudeProcess {
         lines.flush();
         this.exited = true;
         if (pid) groupEnded(pid);
-        h.onExit(spawnError || `${signal ? `signal ${signal}` : `exit ${code}`}${this.stderrTail()}`);
+        h.onExit(this.spawnError ?? `${signal ? `signal ${signal}` : `exit ${code}`}${this.stderrTail()}`);
         resolve();
       };
-      this.child.on('error', (err) => (spawnError = err.message));
+      this.child.on('error', (err) => (this.spawnError = err.message));
       this.child.on('exit', (code, signal) => {
         this.killGroup('SIGKILL'); // what it started goes with it
         // A command it started in a session of its own may still hold its stdout open: `close`

@@ -15,7 +15,7 @@ import { ClaudeProcess } from './process.js';
 import { mapResult } from './result.js';
 import { userMessageLine } from './stdin.js';
 import { parseLine } from './stream.js';
-import { CcUsageSchema, type CcLine, type CcMessage } from './types.js';
+import { CcResultSchema, CcUsageSchema, type CcLine, type CcMessage } from './types.js';
 
 export interface SessionOptions {
   bin: string;
@@ -153,8 +153,15 @@ export class ClaudeCodeSession implements EngineSession {
     this.written = this.replayed = 0;
     if (!this.turn) return;
     if (this.stopping) return this.endTurn((t) => t.resolve(null));
+    // A program that cannot start is a setting to fix, not a crash to restart from: the task fails saying so.
+    if (proc.spawnError !== null) return this.endTurn((t) => t.resolve(this.cannotStart(proc.spawnError!)));
     this.o.notice(`claude-code: the process died mid-turn (${how})`);
     this.endTurn((t) => t.reject(new EngineCrash('claude-code', how)));
+  }
+
+  private cannotStart(error: string): ResultEvent {
+    const cc = CcResultSchema.parse({ type: 'result', subtype: 'error_during_execution', is_error: true, errors: [`cannot start ${this.o.bin} (claudeCode.bin, TEAMD_CLAUDE_BIN, or claude on PATH): ${error}`] });
+    return mapResult(cc, { sessionId: this.sessionId, model: this.o.model, parentId: this.o.parentId, costBefore: this.costSoFar });
   }
 
   private endTurn(settle: (t: Turn) => void): void {
