@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { TeamEvent } from '../observe/types.js';
 import { EventLog } from '../observe/event-log.js';
 import { MailboxStore } from '../store/mailbox/index.js';
-import { answerRequest, listRequests } from '../teammate/requests.js';
+import { answerRequest, listRequests, type Answer } from '../teammate/requests.js';
 import { fail } from './cli-error.js';
 import { rejectReviewCommand } from './review.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
@@ -42,20 +42,23 @@ function list(options: DirOption & { all?: boolean; json?: boolean }): void {
 }
 
 async function answer(id: string, approve: boolean, options: DirOption & { reason?: string }): Promise<void> {
-  const repoRoot = resolveRepoDir(options);
-  const r = await answerRequest(repoRoot, new MailboxStore(repoRoot), id, {
-    approve,
-    by: 'user',
-    reason: options.reason,
-  });
+  const r = await answerApproval(resolveRepoDir(options), id, { approve, by: 'user', reason: options.reason });
   if (!r.ok) fail(r.error);
-  const event: TeamEvent = {
-    type: 'approval_answered',
-    requestId: id,
-    agent: r.request.agent,
-    approved: approve,
-    by: 'user',
-  };
-  EventLog.forRepo(repoRoot).append(event);
   printLine(`${approve ? 'approved' : 'rejected'} ${id} (${r.request.agent})`);
+}
+
+/**
+ * Answers a pending permission or plan request and logs `approval_answered`:
+ * what `teamd approve` / `teamd reject` do, for `teamd mcp` too.
+ */
+export async function answerApproval(
+  repoRoot: string,
+  id: string,
+  verdict: { approve: boolean; by: string; reason?: string },
+): Promise<Answer> {
+  const r = await answerRequest(repoRoot, new MailboxStore(repoRoot), id, verdict);
+  if (!r.ok) return r;
+  const event: TeamEvent = { type: 'approval_answered', requestId: id, agent: r.request.agent, approved: verdict.approve, by: verdict.by };
+  EventLog.forRepo(repoRoot).append(event);
+  return r;
 }

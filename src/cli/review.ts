@@ -12,7 +12,7 @@ import { acceptReview, inReview, rejectReview, type ReviewedHandoff } from '../l
 import { EventLog } from '../observe/event-log.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { TaskStore } from '../store/tasks/index.js';
-import type { Task } from '../store/types.js';
+import type { Outcome, Task } from '../store/types.js';
 import { fail } from './cli-error.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
@@ -62,12 +62,17 @@ function listReviews(waiting: Task[], json: boolean | undefined): void {
 }
 
 async function accept(id: string, options: DirOption): Promise<void> {
-  const repoRoot = resolveRepoDir(options);
-  const store = await TaskStore.open(repoRoot, { normalise: false });
-  const done = await store.update(id, (t) => acceptReview(t, 'user', new Date()));
+  const done = await acceptTask(resolveRepoDir(options), id, 'user');
   if (!done.ok) fail(done.error);
-  await reportAnswer(answerDeps(repoRoot), done.value, true, 'user', '');
   printLine(`accepted ${id}: it goes to the merge queue`);
+}
+
+/** Accepts a task in review (it goes to the merge queue) and tells its owner: `teamd accept`, and `teamd mcp`. */
+export async function acceptTask(repoRoot: string, id: string, by: string): Promise<Outcome<Task>> {
+  const store = await TaskStore.open(repoRoot, { normalise: false });
+  const done = await store.update(id, (t) => acceptReview(t, by, new Date()));
+  if (done.ok) await reportAnswer(answerDeps(repoRoot), done.value, true, by, '');
+  return done;
 }
 
 /**
@@ -76,15 +81,27 @@ async function accept(id: string, options: DirOption): Promise<void> {
  */
 export async function rejectReviewCommand(id: string, options: DirOption & { reason?: string }): Promise<boolean> {
   const repoRoot = resolveRepoDir(options);
-  const store = await TaskStore.open(repoRoot, { normalise: false });
-  if (!inReview(store.get(id))) return false;
-  if (!options.reason?.trim()) fail('--reason: say what must change (it goes back to the teammate)');
-  const max = (await config(repoRoot)).maxAttempts;
-  const done = await store.update(id, (t) => rejectReview(t, 'user', options.reason!.trim(), max, new Date()));
+  const done = await rejectTask(repoRoot, id, 'user', options.reason ?? '');
+  if (done === null) return false;
   if (!done.ok) fail(done.error);
-  await reportAnswer(answerDeps(repoRoot), done.value, false, 'user', options.reason.trim());
+  const max = (await config(repoRoot)).maxAttempts;
   printLine(done.value.status === 'failed' ? `rejected ${id}: it failed (attempt ${done.value.attempts} of ${max})` : `rejected ${id}: back to ${done.value.owner}`);
   return true;
+}
+
+/**
+ * Rejects a task in review with a reason (back to its owner, or failed after
+ * `maxAttempts`); null when `id` is not in review.
+ */
+export async function rejectTask(repoRoot: string, id: string, by: string, reason: string): Promise<Outcome<Task> | null> {
+  const store = await TaskStore.open(repoRoot, { normalise: false });
+  if (!inReview(store.get(id))) return null;
+  if (!reason.trim()) return { ok: false, error: '--reason: say what must change (it goes back to the teammate)' };
+  const loaded = await loadConfig(repoRoot);
+  if (!loaded.ok) return { ok: false, error: loaded.error };
+  const done = await store.update(id, (t) => rejectReview(t, by, reason.trim(), loaded.config.maxAttempts, new Date()));
+  if (done.ok) await reportAnswer(answerDeps(repoRoot), done.value, false, by, reason.trim());
+  return done;
 }
 
 function answerDeps(repoRoot: string) {

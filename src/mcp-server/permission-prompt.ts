@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { teammateCanUseTool, type ApprovalDeps } from '../teammate/approvals.js';
+import { loadRequest, saveRequest } from '../teammate/requests.js';
 import { Waiters, type Verdict } from '../teammate/waiters.js';
 import { watchAnswers } from './request-answers.js';
 import { configOrDefaults, eventLog, mailboxFor, openTasks } from './stores.js';
@@ -19,8 +20,11 @@ import { defineMcpTool, ok, type McpScope } from './types.js';
 /** Waiters that know which requests are being waited for, so the watch re-reads only those files. */
 class RequestWaiters extends Waiters {
   readonly ids = new Set<string>();
+  /** Every request filed through these waiters. */
+  readonly asked: string[] = [];
   override async wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<Verdict | 'timeout' | 'aborted'> {
     this.ids.add(id);
+    this.asked.push(id);
     try {
       return await super.wait(id, timeoutMs, signal);
     } finally {
@@ -66,6 +70,21 @@ export async function askPermission(scope: McpScope, agent: string, ask: { tool:
     return verdict.behavior === 'allow' ? { behavior: 'allow', updatedInput: verdict.updatedInput ?? ask.input } : verdict;
   } finally {
     watch.close();
+    if (signal.aborted) await expireAbandoned(scope, waiters.asked);
+  }
+}
+
+/**
+ * The client gave up (it cancelled the call, or it closed: Claude Code
+ * exited): nobody is left to act on an answer, so the request expires now
+ * instead of waiting in `teamd approvals` until its time runs out.
+ */
+async function expireAbandoned(scope: McpScope, ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    const request = loadRequest(scope.repoRoot, id);
+    if (request?.status !== 'pending') continue;
+    await saveRequest(scope.repoRoot, { ...request, status: 'expired' });
+    eventLog(scope).append({ type: 'approval_expired', requestId: id, agent: request.agent });
   }
 }
 
@@ -76,7 +95,7 @@ export const permissionPrompt = defineMcpTool({
   // Claude Code may send more than these fields: the rest is ignored, not refused.
   input: z.looseObject({
     tool_name: z.string().min(1).max(200),
-    input: z.record(z.string(), z.unknown()),
+    input: z.looseObject({}),
     tool_use_id: z.string().max(200).optional(),
   }),
   run: async (args, scope, signal) => {

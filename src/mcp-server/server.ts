@@ -5,7 +5,8 @@
  */
 import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { toolsFor } from './tool-list.js';
 import type { McpScope, McpTool } from './types.js';
 
@@ -19,8 +20,33 @@ const MAX_INPUT_ELEMENTS = 10_000;
 
 export function buildMcpServer(scope: McpScope): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version }, { maxToolInputElements: MAX_INPUT_ELEMENTS });
-  for (const tool of toolsFor(scope)) register(server, tool, scope);
+  const tools = toolsFor(scope);
+  for (const tool of tools) register(server, tool, scope);
+  listCompactly(server, tools);
   return server;
+}
+
+/**
+ * The tool list, as the SDK would list it less what costs tokens and tells
+ * a model nothing: the `$schema` URL in every input schema, the default
+ * `execution` block, `readOnlyHint: false`. Every request a client's model
+ * makes carries these definitions. Set after the tools are registered (the
+ * SDK installs its own list handler at the first `registerTool`; this one
+ * replaces it through the SDK's public `setRequestHandler`).
+ */
+function listCompactly(server: McpServer, tools: readonly McpTool[]): void {
+  const listed = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: compactSchema(t.input),
+    ...(t.readOnly ? { annotations: { readOnlyHint: true } } : {}),
+  }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+}
+
+function compactSchema(input: z.ZodObject): { type: 'object'; [key: string]: unknown } {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(input, { io: 'input', target: 'draft-07' });
+  return { ...schema, type: 'object' };
 }
 
 function register(server: McpServer, tool: McpTool, scope: McpScope): void {

@@ -1,12 +1,21 @@
 /** The board: list, get, create, update, cancel, retry — the store calls `teamd task …` makes. */
 import { z } from 'zod';
 import type { TaskStore } from '../store/tasks/store.js';
-import { NewTaskSchema } from '../store/tasks/types.js';
-import { IdSchema, TaskStatusSchema, type Outcome, type Task } from '../store/types.js';
+import { TaskSchema, TaskStatusSchema, type Outcome, type Task } from '../store/types.js';
+import { AgentName, Id as IdField, Int } from './fields.js';
 import { openTasks } from './stores.js';
 import { defineMcpTool, ok, refuse, selfOf, type McpScope, type ToolReply } from './types.js';
 
-const Id = z.strictObject({ id: IdSchema });
+const Id = z.strictObject({ id: IdField });
+
+/** The fields of a task a client sets (`NewTaskSchema`'s, with small schemas; the store checks them again). */
+const TaskFields = {
+  subject: TaskSchema.shape.subject,
+  description: z.string().max(100_000).optional(),
+  blockedBy: z.array(IdField).max(1000).optional(),
+  owner: AgentName.nullable().optional(),
+  priority: Int.optional(),
+};
 
 /** A row of the board: what a client needs to pick the next thing to look at. */
 const rowOf = (store: TaskStore, t: Task) => ({
@@ -33,16 +42,19 @@ async function changeTask(scope: McpScope, id: string, change: (store: TaskStore
   return done.ok ? ok(rowOf(store, done.value)) : refuse(done.error);
 }
 
+/** Rows `task_list` returns when no `limit` is given: a big board is read a status at a time. */
+const LIST_LIMIT = 200;
+
 export const taskList = defineMcpTool({
   name: 'task_list',
-  description: 'The board: tasks with status, owner, readiness (under --as: that agent\'s tasks).',
-  input: z.strictObject({ status: TaskStatusSchema.optional() }),
+  description: `The board: {total, tasks} with status, owner, readiness; at most limit (${LIST_LIMIT}) rows. Under --as: its tasks.`,
+  input: z.strictObject({ status: TaskStatusSchema.optional(), limit: z.number().int().min(1).max(5000).optional() }),
   readOnly: true,
   run: async (input, scope) => {
     const store = await openTasks(scope);
     const owner = scope.as === null ? {} : { owner: scope.as };
     const tasks = store.list({ ...owner, ...(input.status ? { status: input.status } : {}) });
-    return ok(tasks.map((t) => rowOf(store, t)));
+    return ok({ total: tasks.length, tasks: tasks.slice(0, input.limit ?? LIST_LIMIT).map((t) => rowOf(store, t)) });
   },
 });
 
@@ -63,7 +75,7 @@ export const taskGet = defineMcpTool({
 export const taskCreate = defineMcpTool({
   name: 'task_create',
   description: 'Add a task to .tasks/ (a running team picks it up); returns it.',
-  input: NewTaskSchema.omit({ metadata: true }),
+  input: z.strictObject({ ...TaskFields, id: IdField.optional() }),
   run: async (input, scope) => {
     const store = await openTasks(scope);
     const created = await store.create(input);
@@ -74,9 +86,7 @@ export const taskCreate = defineMcpTool({
 export const taskUpdate = defineMcpTool({
   name: 'task_update',
   description: 'Edit a task that is not completed: subject, description, blockedBy, owner (null: anyone), priority.',
-  input: NewTaskSchema.pick({ subject: true, description: true, blockedBy: true, owner: true, priority: true })
-    .partial()
-    .extend({ id: IdSchema }),
+  input: z.strictObject({ id: IdField, ...TaskFields, subject: TaskFields.subject.optional() }),
   run: async ({ id, ...edit }, scope) => changeTask(scope, id, (store) => store.edit(id, edit, selfOf(scope))),
 });
 

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailboxStore } from '../../src/store/mailbox/store.js';
+import { listRequests } from '../../src/teammate/requests.js';
 import { spawnCli } from '../e2e/support/cli.js';
 import { connectStdio, makeMcpRepo, type McpRepo } from './support.js';
 
@@ -29,6 +30,19 @@ async function pendingRequest(dir: string, timeoutMs = 20_000): Promise<{ id: st
     })();
     if (files[0]) return JSON.parse(readFileSync(join(requestsDir(dir), files[0]), 'utf8')) as never;
     if (Date.now() > end) throw new Error('no request was filed');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const statusOf = (dir: string, id: string): string | undefined => listRequests(dir).find((r) => r.id === id)?.status;
+
+/** Resolves with `check()`'s first truthy value (the writer is another process: re-checked every 50 ms). */
+async function until<T>(check: () => T, timeoutMs = 20_000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -72,6 +86,22 @@ describe('permission_prompt', () => {
     const answer = await s.call('permission_prompt', { tool_name: 'Bash', input: { command: 'make' }, tool_use_id: 'toolu_3' });
     expect(JSON.parse(answer.text)).toMatchObject({ behavior: 'deny', message: expect.stringContaining('not answered') });
     expect((await pendingRequest(repo.dir)).status).toBe('expired');
+  });
+
+  it('a client that goes away (Claude Code exited, or it cancelled the call) leaves no request pending', async () => {
+    repo = makeMcpRepo();
+    const s = await connectStdio(repo.dir, ['--as', 'worker-1']);
+    const cancel = new AbortController();
+    const cancelled = s.client.callTool({ name: 'permission_prompt', arguments: { tool_name: 'Bash', input: { command: 'a' }, tool_use_id: 't1' } }, undefined, { signal: cancel.signal });
+    const first = await pendingRequest(repo.dir);
+    cancel.abort();
+    await expect(cancelled).rejects.toThrow();
+    await until(() => statusOf(repo.dir, first.id) === 'expired');
+    const dropped = s.call('permission_prompt', { tool_name: 'Bash', input: { command: 'b' }, tool_use_id: 't2' }).catch(() => null);
+    const second = await until(() => listRequests(repo.dir, 'pending')[0]);
+    await s.client.close();
+    await dropped;
+    await until(() => statusOf(repo.dir, second.id) === 'expired');
   });
 
   it('exists only under --as', async () => {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
 
 export const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -70,4 +71,27 @@ export function sessionOf(client: Client, stderr: () => string = () => ''): McpS
     stderr,
     [Symbol.asyncDispose]: () => client.close(),
   };
+}
+
+export interface SharedSessions {
+  repo: McpRepo;
+  /** `teamd mcp` as a person. */
+  person: McpSession;
+  /** `teamd mcp --as worker-1`. */
+  agent: McpSession;
+}
+
+/** One repository and two servers on it for the whole file (opened in `beforeAll`, closed in `afterAll`). */
+export function sharedSessions(): SharedSessions {
+  const shared = {} as SharedSessions;
+  beforeAll(async () => {
+    shared.repo = makeMcpRepo();
+    [shared.person, shared.agent] = await Promise.all([connectStdio(shared.repo.dir), connectStdio(shared.repo.dir, ['--as', 'worker-1'])]);
+  });
+  afterAll(async () => {
+    await shared.person?.[Symbol.asyncDispose]();
+    await shared.agent?.[Symbol.asyncDispose]();
+    shared.repo?.cleanup();
+  });
+  return shared;
 }
