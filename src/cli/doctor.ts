@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { printLine, printTable } from './output.js';
+import { checkClaudeCode } from './preflight/claude-code.js';
 import { preflight } from './preflight/index.js';
 import { modelSpecs } from './preflight/model.js';
 import { modelTableChecks } from './preflight/model-table.js';
@@ -50,8 +51,9 @@ export async function doctorChecks(repoRoot: string, model?: string): Promise<Ch
     await checkTmux(),
   ];
   const hooks = team.config ? [await checkHooks(repoRoot, team.config)] : [];
+  const claudeCode = team.config ? await checkClaudeCode(team.config) : [];
   const table = team.config ? modelTableChecks(team.config, model ? [model] : modelSpecs(team.config, false)) : [];
-  return [...team.checks, ...table, ...hooks, ...machine];
+  return [...team.checks, ...table, ...hooks, ...claudeCode, ...machine];
 }
 
 function printChecks(checks: Check[]): void {

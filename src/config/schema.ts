@@ -79,6 +79,18 @@ export const HostConfigSchema = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('ssh') }),
 ]);
 export type HostConfig = z.infer<typeof HostConfigSchema>;
+/** The agent that runs a teammate's tasks (docs/ENGINES.md). */
+export const EngineSchema = z.enum(['teamd', 'claude-code']);
+export type Engine = z.infer<typeof EngineSchema>;
+
+/** The `claude-code` engine's program: `bin` (else $TEAMD_CLAUDE_BIN, else `claude` on PATH) and extra arguments. */
+export const ClaudeCodeConfigSchema = z.strictObject({
+  bin: z.string().min(1).optional(),
+  /** Added to every run's arguments (after teamd's). */
+  args: z.array(z.string()).optional(),
+  /** Set in the CLI's environment (e.g. `CLAUDE_CONFIG_DIR`); the endpoint's variables win. */
+  env: z.record(z.string(), z.string()).optional(),
+});
 
 export const TeammateConfigSchema = z.strictObject({
   name: AgentNameSchema,
@@ -97,6 +109,8 @@ export const TeammateConfigSchema = z.strictObject({
   autoApproveShutdown: z.boolean().default(true),
   /** Where this teammate runs; the team's `host` when absent. */
   host: HostConfigSchema.optional(),
+  /** What runs this teammate's tasks: teamd's own agent, or the Claude Code CLI (docs/ENGINES.md). Default the team's `engine`. */
+  engine: EngineSchema.optional(),
   ...modelTuning,
 });
 export type TeammateConfig = z.infer<typeof TeammateConfigSchema>;
@@ -222,5 +236,9 @@ export const TeamConfigSchema = z.strictObject({
   plugins: z.array(z.string()).optional(),
   /** Where teammates run unless their own `host` says otherwise (default: worker threads). */
   host: HostConfigSchema.optional(),
+  /** The default engine of every teammate (a teammate's `engine` wins). */
+  engine: EngineSchema.default('teamd'),
+  /** The Claude Code CLI for `engine: "claude-code"` teammates. */
+  claudeCode: ClaudeCodeConfigSchema.optional(),
 });
 export type TeamConfig = z.infer<typeof TeamConfigSchema>;

@@ -3,16 +3,15 @@
  * tree with no editing tools (isolation is never skipped: edits happen only in
  * a task's worktree); the model may reply, create tasks or answer a protocol.
  */
-import type { AgentRuntime } from '../agent/runtime.js';
 import type { Message } from '../store/types.js';
+import { startEngine, type EngineSession } from './engines/index.js';
 import type { ActiveRun, TeammateHost } from './host.js';
 import { formatMail } from './prompts.js';
-import { createTeammateRuntime } from './runtime-factory.js';
 
 export function answerMailWhileIdle(host: TeammateHost, batch: Message[]): ActiveRun {
-  let runtime: AgentRuntime | null = null;
+  let runtime: EngineSession | null = null;
   const done = (async () => {
-    runtime = createTeammateRuntime(host, {
+    runtime = startEngine(host, {
       cwd: host.deps.data.repoRoot,
       worktree: null,
       readOnly: true,
@@ -26,11 +25,10 @@ export function answerMailWhileIdle(host: TeammateHost, batch: Message[]): Activ
     host.desk.attach((text) => runtime?.enqueue(text));
     try {
       const prompt = `You have new messages. Answer them if needed (send_message), or act on the board; you are not on a task now.\n\n${formatMail(batch)}`;
-      for await (const _ of runtime.submitMessage(prompt)) {
-        // events go to the transcript; the result needs no action
-      }
+      await runtime.submit(prompt); // events go to the transcript; the result needs no action
     } finally {
       host.desk.detach();
+      if (!runtime.runtime) void runtime.close(); // another engine's process ends with its session
     }
   })();
   return { interrupt: () => runtime?.interrupt(), done };

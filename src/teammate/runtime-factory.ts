@@ -143,7 +143,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
 }
 
 /** The tighter of what is left of the teammate's budget and the team's per-task budget. */
-const runBudget = (left: number | undefined, perTask: number | undefined): number | undefined =>
+export const runBudget = (left: number | undefined, perTask: number | undefined): number | undefined =>
   left === undefined ? perTask : perTask === undefined ? left : Math.min(left, perTask);
 
 /**

@@ -7,17 +7,19 @@ import { join } from 'node:path';
 import { consolidateMemories, extractMemories } from '../agent/memory/index.js';
 import type { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent, ResultEvent } from '../agent/types.js';
+import { startEngine, type EngineSession } from './engines/index.js';
 import { completionHooks, teammateHookRunner } from './hooks.js';
 import type { Task } from '../store/types.js';
 import type { ActiveRun, TeammateHost } from './host.js';
 import { taskPrompt } from './prompts.js';
-import { createTeammateRuntime } from './runtime-factory.js';
 import { finishTask } from './task-finish.js';
 
 const MAX_HOOK_ROUNDS = 3;
+/** Tools whose `file_path` a run changed: teamd's names and Claude Code's. */
+const EDITS = new Set(['edit', 'write', 'Edit', 'Write', 'MultiEdit']);
 
 export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
-  let runtime: AgentRuntime | null = null;
+  let runtime: EngineSession | null = null;
   let interrupted = false;
   const done = (async () => {
     const cwd = await prepareWorktree(host, task);
@@ -25,7 +27,7 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
     host.planApproved = false;
     host.planRejections = 0;
     const touched = new Set<string>();
-    runtime = createTeammateRuntime(host, {
+    runtime = startEngine(host, {
       cwd: cwd.path,
       worktree: cwd.worktree,
       readOnly: false,
@@ -36,19 +38,19 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
     // An interrupt with no run in progress would be lost: one that came before a run starts
     // means no run (the task goes back to the board, as a stopped run's does).
     const submit = (text: string): Promise<ResultEvent | null> =>
-      interrupted || !runtime ? Promise.resolve(null) : drain(runtime.submitMessage(text));
+      interrupted || !runtime ? Promise.resolve(null) : runtime.submit(text);
     try {
       const deps = task.blockedBy.map((id) => host.deps.tasks.get(id)).filter((t): t is Task => !!t);
       let result = await submit(taskPrompt(task, deps));
       const runner = teammateHookRunner(host, cwd.path, policyMode(host));
       for (let round = 0; result?.subtype === 'success' && round < MAX_HOOK_ROUNDS; round++) {
-        const verdict = await completionHooks(host, runner, runtime, task);
+        const verdict = await completionHooks(host, runner, runtime.runtime, task);
         if (verdict.stop !== null) result = { ...result, subtype: 'error_during_execution', is_error: true, error: verdict.stop };
         if (verdict.feedback === null) break;
         result = await submit(verdict.feedback);
       }
       await finishTask(host, task, result, { worktree: cwd.worktree, branch: cwd.branch, touched: [...touched] });
-      await keepMemories(host, runtime);
+      if (runtime.runtime) await keepMemories(host, runtime.runtime);
     } finally {
       host.desk.detach();
       void runtime.close();
@@ -90,12 +92,6 @@ async function prepareWorktree(host: TeammateHost, task: Task): Promise<{ path: 
   return null;
 }
 
-async function drain(events: AsyncGenerator<AgentEvent>): Promise<ResultEvent | null> {
-  let result: ResultEvent | null = null;
-  for await (const e of events) if (e.type === 'result') result = e;
-  return result;
-}
-
 function onRuntimeEvent(host: TeammateHost, e: AgentEvent, touched: Set<string>): void {
   if (e.type === 'user') {
     const c = e.message.content;
@@ -105,7 +101,7 @@ function onRuntimeEvent(host: TeammateHost, e: AgentEvent, touched: Set<string>)
     const c = e.message.content;
     if (typeof c !== 'string') {
       for (const b of c) {
-        if (b.type === 'tool_use' && (b.name === 'edit' || b.name === 'write')) {
+        if (b.type === 'tool_use' && EDITS.has(b.name)) {
           const path = (b.input as { file_path?: unknown } | null)?.file_path;
           if (typeof path === 'string') touched.add(path);
         }

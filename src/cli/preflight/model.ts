@@ -24,7 +24,10 @@ export interface ModelUseSpec {
 
 /** Every model the team will call (teammates, and the lead's own agent when it runs one), on its endpoint. */
 export function modelUses(config: TeamConfig, leadAgent: boolean): ModelUseSpec[] {
-  const uses = config.teammates.map((t) => ({ spec: t.model ?? config.model, endpoint: t.endpoint ?? config.endpoint }));
+  // A Claude Code teammate's model is the CLI's to call (and its login to use): `checkClaudeCode` looks at that.
+  const uses = config.teammates
+    .filter((t) => (t.engine ?? config.engine) !== 'claude-code')
+    .map((t) => ({ spec: t.model ?? config.model, endpoint: t.endpoint ?? config.endpoint }));
   if (leadAgent || config.lead.agent)
     uses.push({ spec: config.lead.model ?? config.model, endpoint: config.lead.endpoint ?? config.endpoint });
   return uses;
