@@ -32,11 +32,15 @@ export function ensureRemoteUser(name = REMOTE_USER): RemoteUser | string {
   return lookup(name) ?? `user ${name} not found after useradd`;
 }
 
-/** The processes of `user` now, as `pid command` lines (empty when none): the orphan check. */
+/**
+ * The live processes of `user` now, as `pid command` lines (empty when none): the orphan check.
+ * Zombies are left out: they run nothing, and in a container whose pid 1 does not reap they stay.
+ */
 export function processesOf(user: string): string[] {
-  const r = run('ps', ['-u', user, '-o', 'pid=,args=']);
+  const r = run('ps', ['-u', user, '-o', 'pid=,stat=,args=']);
   return r.stdout
     .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, stat]) => pid !== undefined && pid !== '' && !stat?.startsWith('Z'))
+    .map(([pid, , ...args]) => `${pid} ${args.join(' ')}`);
 }

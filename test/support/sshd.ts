@@ -23,8 +23,12 @@ export interface SshServer {
   knownHosts: string;
   /** The ssh client options that reach this server (no user config, batch mode, strict host key). */
   sshOptions: string[];
-  /** The session processes sshd forked for open connections (kill one to drop a connection). */
-  sessionPids(): number[];
+  /**
+   * Drops every open connection the way a crashed server or a cut cable does: SIGKILL to the sshd
+   * processes of each session (the privileged monitor and the user's side that holds the socket),
+   * never to the user's own processes, which must notice by themselves. The count of sessions dropped.
+   */
+  dropConnections(): number;
   stop(): Promise<void>;
 }
 
@@ -119,10 +123,20 @@ function banner(port: number): Promise<string> {
   });
 }
 
-function childrenOf(pid: number | undefined): number[] {
+function childrenOf(pid: number | undefined, comm?: string): number[] {
   if (pid === undefined) return [];
-  const r = spawnSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' });
-  return r.stdout.split('\n').map(Number).filter((n) => n > 0);
+  const r = spawnSync('ps', ['--ppid', String(pid), '-o', 'pid=,comm='], { encoding: 'utf8' });
+  return r.stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([n, c]) => Number(n) > 0 && (comm === undefined || c === comm))
+    .map(([n]) => Number(n));
+}
+
+/** The sshd processes of every session of the listener `pid`: each monitor and the sshd children it forked. */
+function sessionTree(pid: number | undefined): { sessions: number; pids: number[] } {
+  const monitors = childrenOf(pid, 'sshd');
+  return { sessions: monitors.length, pids: [...monitors, ...monitors.flatMap((m) => childrenOf(m, 'sshd'))] };
 }
 
 function killAll(pids: number[], signal: NodeJS.Signals): void {
@@ -186,7 +200,11 @@ export async function startSshd(): Promise<SshdStart> {
     identity,
     knownHosts,
     sshOptions: clientOptions(port, identity, knownHosts),
-    sessionPids: () => childrenOf(child.pid),
+    dropConnections: () => {
+      const { sessions, pids } = sessionTree(child.pid);
+      killAll(pids, 'SIGKILL');
+      return sessions;
+    },
     stop,
   };
 }

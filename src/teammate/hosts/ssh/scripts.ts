@@ -68,13 +68,15 @@ const pgidFile = (name: string) => `"$root/pids/"${q(`${name}.pgid`)}`;
 
 /**
  * Ends the process groups in `$groups`: TERM, up to 5 s for them to go, then KILL.
- * A group is named by its leader; `kill -0 -- -G` fails once none of its processes is left.
+ * A group is alive while one of its processes is not a zombie (`kill -0` would count
+ * those, and where no init reaps them they stay).
  */
 const endGroupsLines = [
-  'for g in $groups; do kill -TERM -- "-$g" 2>/dev/null; done',
-  'n=0; while [ $n -lt 50 ]; do alive=; for g in $groups; do kill -0 -- "-$g" 2>/dev/null && alive=1; done',
-  '  [ -z "$alive" ] && break; n=$((n + 1)); sleep 0.1; done',
-  'for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done',
+  'alive() { ps -A -o pgid= -o stat= | awk -v g="$1" \'$1 == g && $2 !~ /^Z/ { found = 1 } END { exit !found }\'; }',
+  'for g in $groups; do kill -TERM "-$g" 2>/dev/null; done',
+  'n=0; while [ $n -lt 50 ]; do left=; for g in $groups; do alive "$g" && left=1; done',
+  '  [ -z "$left" ] && break; n=$((n + 1)); sleep 0.1; done',
+  'for g in $groups; do kill -KILL "-$g" 2>/dev/null; done',
 ];
 
 /**
