@@ -52,6 +52,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   resume: async () => (await import('./resume.js')).registerResumeCommand,
   review: async () => (await import('./review.js')).registerReviewCommands,
   gc: async () => (await import('./gc.js')).registerGcCommand,
+  teammate: async () => (await import('./teammate-stdio.js')).registerTeammateCommand,
 };
 
 /** Command name → its group, for the names a group registers under another name. */

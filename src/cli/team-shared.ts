@@ -1,4 +1,5 @@
 /** What `start` and `run` share: their options, progress lines and the signal that ends them. */
+import type { HostConfig } from '../config/schema.js';
 import { formatEvent } from '../observe/format-event.js';
 import type { LoggedEvent } from '../observe/types.js';
 import { fail } from './cli-error.js';
@@ -10,7 +11,12 @@ export interface StartOptions extends DirOption {
   teammates?: string;
   model?: string;
   record?: string;
+  /** `--host KIND` (start): where every teammate runs. */
+  host?: string;
 }
+
+/** `--host`'s value as the config override takes it (checked there: an unknown kind is refused, naming the flag). */
+export const hostKindOf = (kind?: string): HostConfig['kind'] | undefined => kind as HostConfig['kind'] | undefined;
 
 export const teammatesOf = (n?: string): number | undefined => {
   if (n === undefined) return undefined;

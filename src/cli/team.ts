@@ -17,7 +17,7 @@ import { printLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 import { run } from './run-goal.js';
 import { rosterFor } from './team-config.js';
-import { printEvent, teammatesOf, untilSignal, type StartOptions } from './team-shared.js';
+import { hostKindOf, printEvent, teammatesOf, untilSignal, type StartOptions } from './team-shared.js';
 
 export function registerTeamCommands(program: Command): void {
   addDirOption(
@@ -29,6 +29,7 @@ export function registerTeamCommands(program: Command): void {
     .option('--teammates <n>', 'how many teammates (default: as configured)')
     .option('--model <model>', 'model for every agent: a Claude model name or scripted:<path>')
     .option('--record <path>', "save the model's answers as a replayable script")
+    .option('--host <kind>', 'where every teammate runs: thread (default), process, sandbox or ssh (see docs/HOSTS.md)')
     .action(start);
   addDirOption(
     program
@@ -71,6 +72,7 @@ async function start(options: StartOptions): Promise<void> {
     model: options.model,
     teammates: teammatesOf(options.teammates),
     record: options.record,
+    host: hostKindOf(options.host),
     onEvent: printEvent(began),
   });
   if (!lead.ok) fail(lead.error);
@@ -88,6 +90,7 @@ async function startInBackground(repoRoot: string, options: StartOptions): Promi
   if (options.teammates) args.push('--teammates', options.teammates);
   if (options.model) args.push('--model', options.model);
   if (options.record) args.push('--record', options.record);
+  if (options.host) args.push('--host', options.host);
   const env = { ...process.env, [CHECKED_ENV]: '1' };
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env });
   child.unref();

@@ -59,6 +59,27 @@ export const RetryConfigSchema = z.strictObject({
 });
 export type RetryConfig = z.infer<typeof RetryConfigSchema>;
 
+/**
+ * Where a teammate runs (docs/HOSTS.md): `thread` (a worker thread of the
+ * lead, the default), `process` (a child `teamd teammate --stdio`), `sandbox`
+ * (the process host inside bubblewrap), `ssh` (the process host on another machine).
+ */
+export const HostConfigSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('thread') }),
+  z.strictObject({ kind: z.literal('process') }),
+  z.strictObject({
+    kind: z.literal('sandbox'),
+    /** Extra paths the sandbox sees read-only (absolute, or relative to the repository). */
+    readOnly: z.array(z.string()).default([]),
+    /** Extra paths the sandbox may write (absolute, or relative to the repository). */
+    writable: z.array(z.string()).default([]),
+    /** Opt-in: keep the host's network inside the sandbox (off: no network at all). */
+    network: z.boolean().default(false),
+  }),
+  z.looseObject({ kind: z.literal('ssh') }),
+]);
+export type HostConfig = z.infer<typeof HostConfigSchema>;
+
 export const TeammateConfigSchema = z.strictObject({
   name: AgentNameSchema,
   /** A system prompt, or `agent:<name>` for a `.claude/agents/<name>.md` role. */
@@ -74,6 +95,8 @@ export const TeammateConfigSchema = z.strictObject({
   permissions: PermissionPolicySchema.optional(),
   planMode: z.boolean().default(false),
   autoApproveShutdown: z.boolean().default(true),
+  /** Where this teammate runs; the team's `host` when absent. */
+  host: HostConfigSchema.optional(),
   ...modelTuning,
 });
 export type TeammateConfig = z.infer<typeof TeammateConfigSchema>;
@@ -197,5 +220,7 @@ export const TeamConfigSchema = z.strictObject({
   hooks: z.record(z.string(), z.unknown()).optional(),
   /** Claude Code plugin folders (their hooks/hooks.json and agents/), besides `.claude/plugins/*`; relative to the repository. */
   plugins: z.array(z.string()).optional(),
+  /** Where teammates run unless their own `host` says otherwise (default: worker threads). */
+  host: HostConfigSchema.optional(),
 });
 export type TeamConfig = z.infer<typeof TeamConfigSchema>;

@@ -7,7 +7,6 @@
 import { loadHookSettings } from '../hooks/settings.js';
 import type { HookSettings } from '../hooks/types.js';
 import { stateProblems } from '../store/state-file.js';
-import type { Worker } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
 import type { TeamConfig, TeammateConfig } from '../config/schema.js';
 import type { AgentEvent } from '../agent/types.js';
@@ -29,6 +28,10 @@ import { Oversight } from './oversight.js';
 import { excludeLockFolders } from '../git/exclude.js';
 import { acquirePidLock } from './pid-lock.js';
 import { TeammatePool } from './pool.js';
+import { appendTeammateEvent, hostsFor } from './hosted.js';
+import { answerStoreCall, type StoreCallTargets } from './store-calls.js';
+import { makeHost, hostConfigOf } from '../teammate/hosts/index.js';
+import type { StartedTeammate, TeammateChannel, TeammateHost } from '../teammate/hosts/types.js';
 import { clearStalePause, TeamPause } from './pause.js';
 import { reclaimFrom, reclaimLeaseless, reconcileOnBoot } from './reconcile.js';
 import { resolveTeamConfig, type ConfigOverrides } from './team-config.js';
@@ -72,6 +75,12 @@ export class Lead {
   /** Auth errors, outages and a spent budget pause the team (see pause.ts). */
   readonly pause: TeamPause;
   private released = false;
+  /** `name\0path` of every worktree granted to a teammate: the only ones the lead commits for it (store-calls.ts). */
+  private readonly grants = new Set<string>();
+  private get storeTargets(): StoreCallTargets {
+    const { tasks, mailbox, grants } = this;
+    return { repoRoot: this.options.repoRoot, tasks, mailbox, granted: (name, path) => grants.has(`${name}\0${path}`) };
+  }
 
   private constructor(
     readonly options: LeadOptions,
@@ -82,6 +91,8 @@ export class Lead {
     /** The mailbox's recipients (the same array): a teammate added at run time joins it. */
     private readonly roster: string[],
     hooks: HookSettings = {},
+    /** Each teammate's host (hosts.ts); a teammate missing here (added at run time) gets one when it starts. */
+    private readonly hosts: Map<string, TeammateHost> = new Map(),
   ) {
     this.log = EventLog.forRepo(options.repoRoot, (e) => this.emit(e));
     mailbox.onProblem = (p) =>
@@ -105,11 +116,11 @@ export class Lead {
       onCallEnd,
     });
     this.pool = new TeammatePool((name, restarts) => this.workerData(name, restarts), {
-      onMessage: (name, msg, worker) => this.onWorker(name, msg, worker),
+      onMessage: (name, msg, worker, started) => this.onWorker(name, msg, worker, started),
       onCrash: (name) => this.onCrash(name),
       log: (e) => this.log.append(e),
       onGroups: (name, pgids) => this.processGroups.set(name, pgids),
-    });
+    }, undefined, (name) => this.hostOf(name));
     const log = (e: TeamEvent) => this.log.append(e);
     this.merges = new LeadMerges({
       repoRoot: options.repoRoot,
@@ -152,11 +163,16 @@ export class Lead {
     if (!lock.ok) return { ok: false, error: lock.error };
     try {
       const config = resolved.config;
+      const hosts = hostsFor(config, options.repoRoot);
+      if (!hosts.ok) {
+        lock.release();
+        return { ok: false, error: hosts.error };
+      }
       const tasks = await TaskStore.open(options.repoRoot);
       const roster = rosterOf(config);
       const mailbox = new MailboxStore(options.repoRoot, { roster });
       const hooks = await loadHookSettings(options.repoRoot, config.hooks, { pluginDirs: config.plugins ?? [] });
-      const lead = new Lead(options, config, tasks, mailbox, lock.release, roster, hooks.settings);
+      const lead = new Lead(options, config, tasks, mailbox, lock.release, roster, hooks.settings, hosts.value);
       for (const problem of hooks.problems) lead.log.append({ type: 'notice', agent: 'lead', message: `hooks: ${problem}` });
       if (options.onEvent) lead.listeners.add(options.onEvent);
       await lead.boot();
@@ -318,9 +334,10 @@ export class Lead {
     report();
   }
 
-  private onWorker(name: string, msg: FromWorker, worker: Worker): void {
+  private onWorker(name: string, msg: FromWorker, worker: TeammateChannel, started: StartedTeammate): void {
     const reply = (m: ToWorker) => worker.postMessage(m);
-    if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
+    if (msg.type === 'event' && started.writesViaLead) appendTeammateEvent(this.log, name, msg.event);
+    else if (msg.type === 'event') this.emit(msg.event as unknown as LoggedEvent);
     else if (msg.type === 'agent_event') for (const fn of this.agentListeners) fn(name, msg.event as unknown as AgentEvent);
     else if (msg.type === 'model_call') {
       this.oversight.progress.note(name);
@@ -328,9 +345,11 @@ export class Lead {
     }
     else if (msg.type === 'model_abort') this.models.host(this.modelUse(name)).abort(msg.callId);
     else if (msg.type === 'worktree_request')
-      void this.merges
-        .grantWorktree(msg.taskId, name)
-        .then((g) => reply({ type: 'worktree_ready', requestId: msg.requestId, ...g }));
+      void this.merges.grantWorktree(msg.taskId, name).then((g) => {
+        if (g.ok && g.path) this.grants.add(`${name}\0${g.path}`);
+        reply({ type: 'worktree_ready', requestId: msg.requestId, ...g });
+      });
+    else if (msg.type === 'store_call' && started.writesViaLead) void answerStoreCall(name, msg, this.storeTargets).then(reply);
     else if (msg.type === 'state' && msg.state === 'idle') this.cron.teammateIdle();
   }
 
@@ -390,7 +409,19 @@ export class Lead {
       idleRecheckMs: this.options.idleRecheckMs,
       forwardEvents: this.options.forwardAgentEvents ?? false,
       tasks: this.tasks.snapshot(),
+      writesViaLead: false, // an out-of-process host sets it
     };
+  }
+
+  /** The host of `name`; one added at run time gets its config's (a thread when that cannot run here). */
+  private hostOf(name: string): TeammateHost {
+    let host = this.hosts.get(name);
+    if (!host) {
+      const made = makeHost(hostConfigOf(this.config, this.config.teammates.find((t) => t.name === name)), this.options.repoRoot);
+      if (!made.ok) throw new Error(made.error);
+      this.hosts.set(name, (host = made.value));
+    }
+    return host;
   }
 
   private emit(e: LoggedEvent): void {

@@ -1,9 +1,9 @@
 /**
- * The lead's teammates: one worker thread per name, never two. A worker that
+ * The lead's teammates: one running teammate per name, never two, on the host
+ * its config names (a worker thread by default; see teammate/hosts). One that
  * crashes (throws, exits, is terminated) is restarted with exponential
  * backoff and a `teammate_crashed` event; its task goes back to the board.
  */
-import type { Worker } from 'node:worker_threads';
 import type { TeamConfig } from '../config/schema.js';
 import type { TeamEvent } from '../observe/types.js';
 import {
@@ -15,11 +15,12 @@ import {
 } from '../teammate/types.js';
 import { ipcShapeProblem } from '../teammate/protocol.js';
 import { killProcessGroup } from '../tools/process-group.js';
-import { spawnWorker, teammateEntryUrl } from './spawn-worker.js';
+import { ThreadHost } from '../teammate/hosts/thread.js';
+import type { StartedTeammate, TeammateChannel, TeammateHost } from '../teammate/hosts/types.js';
 
 export interface PoolHandlers {
-  /** A message from a worker (state, events, model calls, worktree requests). */
-  onMessage: (name: string, msg: FromWorker, worker: Worker) => void;
+  /** A message from a worker (state, events, model calls, worktree requests); `started` says how it runs. */
+  onMessage: (name: string, msg: FromWorker, worker: TeammateChannel, started: StartedTeammate) => void;
   /** A worker died unexpectedly; called before it is restarted. */
   onCrash: (name: string, error: string) => Promise<void>;
   log: (e: TeamEvent) => void;
@@ -29,7 +30,8 @@ export interface PoolHandlers {
 
 interface Member {
   name: string;
-  worker: Worker | null;
+  worker: TeammateChannel | null;
+  started: StartedTeammate | null;
   state: TeammateState;
   task: string | null;
   restarts: number;
@@ -50,6 +52,8 @@ export class TeammatePool {
     private readonly makeData: (name: string, restarts: number) => WorkerData,
     private readonly handlers: PoolHandlers,
     private readonly backoff = { baseMs: 500, maxMs: 30_000 },
+    /** The host of each teammate (thread unless the config says otherwise). */
+    private readonly hostOf: (name: string) => TeammateHost = () => THREAD_HOST,
   ) {}
 
   start(team: TeamConfig): void {
@@ -166,11 +170,19 @@ export class TeammatePool {
   private spawn(name: string, restarts: number): void {
     const existing = this.members.get(name);
     if (existing?.worker) return; // never two workers with one name
-    const worker = spawnWorker(teammateEntryUrl(), this.makeData(name, restarts));
+    let started: StartedTeammate;
+    try {
+      started = this.hostOf(name).start(this.makeData(name, restarts));
+    } catch (error) {
+      this.handlers.log({ type: 'notice', agent: name, message: `could not start: ${(error as Error).message}` });
+      return;
+    }
+    const worker = started.channel;
     let markExited!: () => void;
     const member: Member = {
       name,
       worker,
+      started,
       state: 'starting',
       task: null,
       restarts,
@@ -200,7 +212,7 @@ export class TeammatePool {
     });
   }
 
-  private route(member: Member, raw: unknown, worker: Worker): void {
+  private route(member: Member, raw: unknown, worker: TeammateChannel): void {
     if (ipcShapeProblem(raw) !== undefined) return;
     const parsed = FromWorkerSchema.safeParse(raw);
     if (!parsed.success) return;
@@ -213,10 +225,11 @@ export class TeammatePool {
     }
     if (msg.type === 'stopped') member.stopping = true;
     if (msg.type === 'process_groups') {
+      if (!member.started?.sharesProcessGroups) return;
       member.groups = msg.pgids;
       return this.handlers.onGroups?.(member.name, msg.pgids);
     }
-    this.handlers.onMessage(member.name, msg, worker);
+    this.handlers.onMessage(member.name, msg, worker, member.started!);
   }
 
   private async crashed(member: Member, error: string): Promise<void> {
@@ -237,6 +250,8 @@ export class TeammatePool {
     }, delay);
   }
 }
+
+const THREAD_HOST = new ThreadHost();
 
 /** A dead worker's commands would run on, orphaned (a terminated thread cleans nothing up): end them. */
 function killLeftGroups(member: Member): void {

@@ -1,13 +1,15 @@
 import { loadRoles } from '../agent/subagents/index.js';
 import { loadConfig } from '../config/load.js';
 import { applyAgentRole } from './agent-role.js';
-import { TeamConfigSchema, TeammateConfigSchema, type TeamConfig } from '../config/schema.js';
+import { HostConfigSchema, TeamConfigSchema, TeammateConfigSchema, type HostConfig, type TeamConfig } from '../config/schema.js';
 
 export interface ConfigOverrides {
   /** `--model`: every agent uses this model. */
   model?: string;
   /** `--teammates N`: exactly N teammates (the configured ones first, then worker-K). */
   teammates?: number;
+  /** `--host KIND`: every teammate runs on this host kind (its other settings from the team's `host` when of that kind). */
+  host?: HostConfig['kind'];
   /** Programmatic overrides (tests, embedding), merged over the file. */
   patch?: Partial<TeamConfig>;
 }
@@ -27,6 +29,11 @@ export async function resolveTeamConfig(
       lead: { ...config.lead, model: undefined },
       teammates: config.teammates.map((t) => ({ ...t, model: undefined })),
     };
+  if (o.host !== undefined) {
+    const host = hostOverride(config, o.host);
+    if (!host.ok) return host;
+    config = { ...config, host: host.host, teammates: config.teammates.map((t) => ({ ...t, host: undefined })) };
+  }
   if (o.teammates !== undefined) config = { ...config, teammates: sized(config, o.teammates) };
   const roles = await resolveRoles(repoRoot, config);
   if (!roles.ok) return roles;
@@ -37,6 +44,13 @@ export async function resolveTeamConfig(
   const reserved = names.find((n) => n === 'lead' || n === 'user' || n === 'any');
   if (reserved) return { ok: false, error: `.team/config.json: teammates: "${reserved}" is a reserved name` };
   return { ok: true, config };
+}
+
+function hostOverride(config: TeamConfig, kind: string): { ok: true; host: HostConfig } | { ok: false; error: string } {
+  if (config.host?.kind === kind) return { ok: true, host: config.host };
+  const parsed = HostConfigSchema.safeParse({ kind });
+  if (parsed.success) return { ok: true, host: parsed.data };
+  return { ok: false, error: `--host: "${kind}" is not a host kind (thread, process, sandbox, ssh)` };
 }
 
 function sized(config: TeamConfig, n: number): TeamConfig['teammates'] {

@@ -14,6 +14,8 @@ export interface ApprovalDeps {
   log: (e: TeamEvent) => void;
   /** Called while waiting (state `waiting`) and after (back to `working`). */
   onWaiting: (waiting: boolean) => void;
+  /** Writes a request file (the lead does it for a teammate out of its process); default: here. */
+  save?: (request: PendingRequest) => Promise<void>;
 }
 
 const summarise = (input: unknown): string => {
@@ -42,7 +44,8 @@ export async function askAndWait(
     expiresAt: new Date(now + deps.timeoutMs).toISOString(),
     answer: null,
   };
-  await saveRequest(deps.repoRoot, request);
+  const save = deps.save ?? ((r: PendingRequest) => saveRequest(deps.repoRoot, r));
+  await save(request);
   const type = req.kind === 'plan' ? 'plan_approval_request' : 'permission_request';
   await deps.mailbox.send({
     from: deps.agent,
@@ -56,7 +59,7 @@ export async function askAndWait(
   try {
     const verdict = await deps.waiters.wait(request.id, deps.timeoutMs, signal);
     if (verdict === 'timeout') {
-      await saveRequest(deps.repoRoot, { ...request, status: 'expired' });
+      await save({ ...request, status: 'expired' });
       deps.log({ type: 'approval_expired', requestId: request.id, agent: deps.agent });
     }
     return verdict;

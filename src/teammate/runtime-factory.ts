@@ -91,6 +91,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     currentTask: () => host.status.current.task,
     log: host.deps.log,
     onWaiting: (waiting: boolean) => void host.setState(waiting ? 'waiting' : 'working', host.status.current.task),
+    save: host.deps.viaLead?.saveRequest,
   };
   const policy = policyFor(host, spec.readOnly);
   const hooks = teammateHookRunner(host, spec.cwd, policy.defaultMode);

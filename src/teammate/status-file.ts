@@ -29,6 +29,8 @@ export class StatusFile {
   constructor(
     private readonly repoRoot: string,
     init: { name: string; model: string; restarts: number },
+    /** Writes the status (the lead does it for a teammate out of its process); default: the file here. */
+    private readonly writeOut?: (status: AgentStatus) => Promise<void>,
   ) {
     const now = new Date().toISOString();
     this.status = {
@@ -93,6 +95,7 @@ export class StatusFile {
     this.lastWrite = Date.now();
     this.status.heartbeat = new Date().toISOString();
     try {
+      if (this.writeOut) return await this.writeOut({ ...this.status });
       await writeFileAtomic(
         join(agentsStateDir(this.repoRoot), `${this.status.name}.json`),
         JSON.stringify(this.status, null, 2),

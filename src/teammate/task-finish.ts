@@ -70,7 +70,8 @@ async function handToMerge(
   summary: string,
   ctx: FinishContext,
 ): Promise<void> {
-  const committed = await commitWorktree(ctx.worktree!, {
+  const commit = host.deps.viaLead?.commit ?? commitWorktree;
+  const committed = await commit(ctx.worktree!, {
     message: `${task.subject} (${task.id})`,
     authorName: host.name,
     authorEmail: `${host.name}@teamd.local`,

@@ -12,6 +12,7 @@ import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import { handleControlMessage } from './control.js';
 import type { ActiveRun, TeammateHost } from './host.js';
+import type { LeadWrites } from './hosts/store-client.js';
 import { MailDesk } from './mail-desk.js';
 import { answerMailWhileIdle } from './mail-session.js';
 import { StatusFile } from './status-file.js';
@@ -41,6 +42,8 @@ export interface TeammateDeps {
   onAgentEvent?: (e: AgentEvent) => void;
   /** Fallback re-check while idle, in case a wake was missed (files stay the truth). */
   idleRecheckMs?: number;
+  /** Out of the lead's process: the writes the lead makes for this teammate (hosts/store-client.ts). */
+  viaLead?: LeadWrites;
 }
 
 export class Teammate implements TeammateHost {
@@ -63,7 +66,8 @@ export class Teammate implements TeammateHost {
 
   constructor(readonly deps: TeammateDeps) {
     this.name = deps.data.teammate.name;
-    this.status = new StatusFile(deps.data.repoRoot, { name: this.name, model: deps.data.model, restarts: deps.data.restarts });
+    const init = { name: this.name, model: deps.data.model, restarts: deps.data.restarts };
+    this.status = new StatusFile(deps.data.repoRoot, init, deps.viaLead?.writeStatus);
     this.desk = new MailDesk(deps.mailbox, this.name, deps.log, (m) => handleControlMessage(this, m));
   }
 

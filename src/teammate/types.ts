@@ -75,6 +75,12 @@ export const WorkerDataSchema = z.object({
   forwardEvents: z.boolean().default(false),
   /** The lead's task index when the worker was started; later changes come as `tasks` messages. */
   tasks: z.array(SharedTaskSchema).default([]),
+  /**
+   * The teammate runs out of the lead's process (hosts/): it writes none of
+   * the team's files, but asks the lead with `store_call` (claims, task
+   * changes, mail, status, requests, the worktree's commit).
+   */
+  writesViaLead: z.boolean().default(false),
 });
 export type WorkerData = z.infer<typeof WorkerDataSchema>;
 
@@ -95,6 +101,8 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   /** Stream events of one model call, in order (those of one event-loop turn of the lead together). */
   z.object({ type: z.literal('model_events'), callId: z.string(), events: z.array(z.unknown()) }),
+  /** The answer to one `store_call`: the method's value (an Outcome for most), or why the lead refused the call. */
+  z.object({ type: z.literal('store_result'), callId: z.string(), ok: z.boolean(), value: z.unknown().optional(), error: z.string().optional() }),
   z.object({
     type: z.literal('worktree_ready'),
     requestId: z.string(),
@@ -131,6 +139,17 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('model_abort'), callId: z.string() }),
   z.object({ type: z.literal('worktree_request'), requestId: z.string(), taskId: z.string() }),
+  /**
+   * A write the lead makes for a teammate out of its process (hosts/store-calls.ts):
+   * `store` and `method` name one of a fixed list, `args` are the method's.
+   */
+  z.object({
+    type: z.literal('store_call'),
+    callId: z.string(),
+    store: z.enum(['tasks', 'mailbox', 'files']),
+    method: z.string(),
+    args: z.array(z.unknown()),
+  }),
   z.object({ type: z.literal('stopped') }),
   /** The process groups its commands started that may still run: the lead kills them if the worker dies. */
   z.object({ type: z.literal('process_groups'), pgids: z.array(z.number().int().positive()) }),
