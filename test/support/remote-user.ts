@@ -2,6 +2,7 @@
 // `useradd -m` (the tests run as root); its password field is `*` so that sshd without PAM does not
 // take it for a locked account (`!`), which would refuse even a key.
 import { spawnSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 
 export const REMOTE_USER = 'teamd-remote';
 
@@ -43,4 +44,16 @@ export function processesOf(user: string): string[] {
     .map((line) => line.trim().split(/\s+/))
     .filter(([pid, stat]) => pid !== undefined && pid !== '' && !stat?.startsWith('Z'))
     .map(([pid, , ...args]) => `${pid} ${args.join(' ')}`);
+}
+
+/** The live processes of `user` whose working folder is under `dir` (a team's folder on the "remote"). */
+export function processesUnder(user: string, dir: string): string[] {
+  return processesOf(user).filter((line) => {
+    try {
+      const cwd = readlinkSync(`/proc/${line.split(' ')[0]}/cwd`);
+      return cwd === dir || cwd.startsWith(`${dir}/`);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }

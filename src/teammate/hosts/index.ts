@@ -7,6 +7,7 @@
 import type { HostConfig, TeamConfig, TeammateConfig } from '../../config/schema.js';
 import type { Outcome } from '../../store/types.js';
 import { ProcessHost } from './process.js';
+import { makeSshHost } from './ssh/host.js';
 import { ThreadHost } from './thread.js';
 import type { HostKind, TeammateHost } from './types.js';
 
@@ -15,6 +16,7 @@ export type HostFactory = (config: HostConfig, repoRoot: string) => Outcome<Team
 const factories = new Map<HostKind, HostFactory>([
   ['thread', () => ({ ok: true, value: new ThreadHost() })],
   ['process', () => ({ ok: true, value: new ProcessHost() })],
+  ['ssh', makeSshHost],
 ]);
 
 /** Adds (or replaces) the factory of one host kind. */

@@ -15,7 +15,7 @@ import { git } from '../../../git/run-git.js';
 import type { Outcome } from '../../../store/types.js';
 import { remoteRoot } from './argv.js';
 import { runSsh } from './exec.js';
-import { dropBranchScript, receiveBaseScript, sendBranchScript } from './scripts.js';
+import { dropBranchScript, receiveBaseScript, sendBranchScript, wipCommitScript } from './scripts.js';
 import type { RemoteWorktree, SshHostConfig } from './types.js';
 
 /** The team's folder name on a remote: one per lead repository (machine and path), so two teams never share a clone. */
@@ -57,6 +57,22 @@ export function bringBack(config: SshHostConfig, teamId: string, leadWorktree: s
     const tip = await git(leadWorktree, ['rev-parse', 'HEAD']);
     return tip.ok ? { ok: true, value: tip.value.trim() } : tip;
   });
+}
+
+/**
+ * Brings everything of the remote worktree back into the lead's: the
+ * teammate's own commits as they are, and the files it left uncommitted as
+ * uncommitted files (they travel as a commit that is undone here), so the
+ * lead commits them as it would a thread teammate's worktree.
+ */
+export async function carryWorktreeBack(config: SshHostConfig, teamId: string, leadWorktree: string, branch: string): Promise<Outcome<null>> {
+  const wip = await runSsh(config, 'commit what was left', wipCommitScript(remoteRoot(config, teamId), branch));
+  if (!wip.ok) return wip;
+  const back = await bringBack(config, teamId, leadWorktree, branch);
+  if (!back.ok) return back;
+  if (wip.value.trim() !== 'wip') return { ok: true, value: null };
+  const undone = await git(leadWorktree, ['reset', '-q', '--mixed', 'HEAD~1']);
+  return undone.ok ? { ok: true, value: null } : { ok: false, error: `undoing the carrying commit in ${leadWorktree}: ${undone.error}` };
 }
 
 /** Forgets the task branch on the remote: its worktree, branch and base ref. */

@@ -110,3 +110,25 @@ export const endTeammateScript = (root: string, name: string, extra: readonly nu
     'rm -f "$f"',
     'exit 0',
   ].join('\n');
+
+/** Makes the team's folder on the remote and prints its absolute path (the remote teammate's `repoRoot`). */
+export const rootPathScript = (root: string): string => [`root=${root}`, 'mkdir -p "$root" && cd "$root" && pwd -P'].join('\n');
+
+/**
+ * What the teammate left uncommitted in its worktree, as one commit on
+ * `branch` so that it can travel (prints `wip` when it made one). The lead
+ * undoes it on its side and commits the files itself, with its own checks
+ * (commitWorktree): this commit never reaches the integration branch. No hook
+ * of the remote runs, and the identity is teamd's.
+ */
+export const wipCommitScript = (root: string, branch: string): string =>
+  [
+    'set -e',
+    `root=${root}`,
+    `cd ${worktreeOf(branch)}`,
+    'git add -A',
+    'git diff --cached --quiet && exit 0',
+    'export GIT_AUTHOR_NAME=teamd GIT_AUTHOR_EMAIL=teamd@teamd.local GIT_COMMITTER_NAME=teamd GIT_COMMITTER_EMAIL=teamd@teamd.local',
+    "git -c core.hooksPath=/dev/null -c commit.gpgSign=false commit -q --no-verify -m 'teamd: files left in the remote worktree'",
+    'echo wip',
+  ].join('\n');

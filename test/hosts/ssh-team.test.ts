@@ -1,0 +1,80 @@
+// A team whose teammate runs over ssh on "another machine": a real sshd on 127.0.0.1, logged into as
+// another local user with its own home and clone. The task runs there (the file says who and where
+// wrote it), its branch comes back and merges; a dropped connection mid-task is a crash: the task is
+// reclaimed and finished once, and the lead leaves nothing running on the remote at stop.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { processesUnder } from '../support/remote-user.js';
+import { startSshd, type SshdStart } from '../support/sshd.js';
+import { makeTeamRepo, startLead, teamPerTest, until } from '../e2e/support/harness.js';
+import { sshTeamHost, type SshTeamHost } from './support/ssh-team.js';
+import { waitFor } from '../store/temp-repo.js';
+
+const team = teamPerTest();
+let sshd: SshdStart;
+let remote: SshTeamHost;
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  if (sshd.ok) remote = sshTeamHost(sshd, 'team');
+});
+afterAll(async () => {
+  if (!sshd.ok) return;
+  await remote.cleanup();
+  await sshd.stop();
+});
+
+const bash = (command: string) => [{ type: 'tool_use', name: 'bash', input: { command } }];
+const teamConfig = () => ({
+  host: remote.host,
+  teammates: [{ name: 'ann' }],
+  permissions: { defaultMode: 'bypassPermissions' },
+});
+
+it('the task runs in the remote user\'s clone, its branch comes back and merges', async (ctx) => {
+  if (!sshd.ok) return ctx.skip(sshd.reason);
+  const script = {
+    rules: [
+      { conversation: 'Task t1:', turn: 0, content: bash('mkdir -p out && echo "$(id -un) $PWD" > out/t1.txt') },
+      { conversation: 'Task t1:', turn: 1, content: [{ type: 'text', text: 'wrote out/t1.txt' }] },
+    ],
+  };
+  const repo = team.repo(makeTeamRepo({ script, config: teamConfig() }));
+  repo.writeTask('t1', { subject: 'write t1' });
+  const { lead, events } = await startLead(repo);
+  team.lead(lead);
+  await until(lead, () => lead.tasks.get('t1')?.status === 'completed', 60_000, 't1 completed');
+  const [who, where] = repo.git('show', 'teamd/integration:out/t1.txt').trim().split(' ');
+  expect(who).toBe(sshd.user.name);
+  expect(where!.startsWith(`${remote.remoteDir}/`)).toBe(true); // the remote's own clone, not the lead's worktree
+  expect(where!.startsWith(repo.dir)).toBe(false);
+  expect(repo.git('log', '--format=%an', '-1', 'teamd/integration', '--', 'out/t1.txt').trim()).toBe('ann');
+  expect(events.filter((e) => e.type === 'task_completed').length).toBe(1);
+  await lead.stop('test over');
+  await waitFor(() => processesUnder(sshd.ok ? sshd.user.name : '', remote.remoteDir).length === 0, 'no remote process left', 20_000);
+}, 90_000);
+
+it('a dropped connection mid-task is a crash: the task is reclaimed and finished once', async (ctx) => {
+  if (!sshd.ok) return ctx.skip(sshd.reason);
+  const marker = join(remote.remoteDir, 'attempted');
+  const command = `if [ -f ${marker} ]; then echo second-attempt; else touch ${marker}; sleep 60; fi`;
+  const script = {
+    rules: [
+      { conversation: 'Task slow:', turn: 0, times: 'always', content: bash(command) },
+      { conversation: 'Task slow:', turn: 1, match: 'second-attempt', content: [{ type: 'text', text: 'finished on the second attempt' }] },
+    ],
+  };
+  const repo = team.repo(makeTeamRepo({ script, config: teamConfig() }));
+  repo.writeTask('slow', { subject: 'a slow task' });
+  const { lead, events } = await startLead(repo, { idleRecheckMs: 300 });
+  team.lead(lead);
+  await until(lead, () => existsSync(marker), 60_000, 'the first attempt to start on the remote');
+  expect(sshd.dropConnections()).toBeGreaterThan(0);
+  await until(lead, () => lead.tasks.get('slow')?.status === 'completed', 60_000, 'the task to complete');
+  expect(lead.tasks.get('slow')!.result?.summary).toContain('second attempt');
+  expect(events.some((e) => e.type === 'teammate_crashed' && e.agent === 'ann')).toBe(true);
+  expect(events.filter((e) => e.type === 'task_completed').length).toBe(1);
+  await lead.stop('test over');
+  await waitFor(() => processesUnder(sshd.ok ? sshd.user.name : '', remote.remoteDir).length === 0, 'no remote process left (the sleep of the first attempt ended too)', 20_000);
+}, 120_000);
