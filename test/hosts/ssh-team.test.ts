@@ -2,8 +2,6 @@
 // another local user with its own home and clone. The task runs there (the file says who and where
 // wrote it), its branch comes back and merges; a dropped connection mid-task is a crash: the task is
 // reclaimed and finished once, and the lead leaves nothing running on the remote at stop.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { processesUnder } from '../support/remote-user.js';
 import { startSshd, type SshdStart } from '../support/sshd.js';
@@ -25,7 +23,8 @@ afterAll(async () => {
   await sshd.stop();
 });
 
-const bash = (command: string) => [{ type: 'tool_use', name: 'bash', input: { command } }];
+const bash = (command: string) => [{ type: 'tool_use' as const, name: 'bash', input: { command } }];
+const text = (t: string) => [{ type: 'text' as const, text: t }];
 const teamConfig = () => ({
   host: remote.host,
   teammates: [{ name: 'ann' }],
@@ -37,7 +36,7 @@ it('the task runs in the remote user\'s clone, its branch comes back and merges'
   const script = {
     rules: [
       { conversation: 'Task t1:', turn: 0, content: bash('mkdir -p out && echo "$(id -un) $PWD" > out/t1.txt') },
-      { conversation: 'Task t1:', turn: 1, content: [{ type: 'text', text: 'wrote out/t1.txt' }] },
+      { conversation: 'Task t1:', turn: 1, content: text('wrote out/t1.txt') },
     ],
   };
   const repo = team.repo(makeTeamRepo({ script, config: teamConfig() }));
@@ -57,24 +56,26 @@ it('the task runs in the remote user\'s clone, its branch comes back and merges'
 
 it('a dropped connection mid-task is a crash: the task is reclaimed and finished once', async (ctx) => {
   if (!sshd.ok) return ctx.skip(sshd.reason);
-  const marker = join(remote.remoteDir, 'attempted');
-  const command = `if [ -f ${marker} ]; then echo second-attempt; else touch ${marker}; sleep 60; fi`;
+  // The model is the lead's (shared by every run of the teammate): its first answer is a long command, the next a quick one.
+  const nap = `sleep ${60 + (process.pid % 97)}`;
   const script = {
     rules: [
-      { conversation: 'Task slow:', turn: 0, times: 'always', content: bash(command) },
-      { conversation: 'Task slow:', turn: 1, match: 'second-attempt', content: [{ type: 'text', text: 'finished on the second attempt' }] },
+      { conversation: 'Task slow:', turn: 0, times: 1, content: bash(`echo first-attempt > started.txt; ${nap}`) },
+      { conversation: 'Task slow:', turn: 0, times: 'always' as const, content: bash('echo second-attempt') },
+      { conversation: 'Task slow:', turn: 1, match: 'second-attempt', content: text('finished on the second attempt') },
     ],
   };
   const repo = team.repo(makeTeamRepo({ script, config: teamConfig() }));
   repo.writeTask('slow', { subject: 'a slow task' });
   const { lead, events } = await startLead(repo, { idleRecheckMs: 300 });
   team.lead(lead);
-  await until(lead, () => existsSync(marker), 60_000, 'the first attempt to start on the remote');
+  const user = sshd.user.name;
+  await until(lead, () => processesUnder(user, remote.remoteDir).some((p) => p.includes(nap)), 60_000, 'the first attempt to run on the remote');
   expect(sshd.dropConnections()).toBeGreaterThan(0);
   await until(lead, () => lead.tasks.get('slow')?.status === 'completed', 60_000, 'the task to complete');
   expect(lead.tasks.get('slow')!.result?.summary).toContain('second attempt');
   expect(events.some((e) => e.type === 'teammate_crashed' && e.agent === 'ann')).toBe(true);
   expect(events.filter((e) => e.type === 'task_completed').length).toBe(1);
   await lead.stop('test over');
-  await waitFor(() => processesUnder(sshd.ok ? sshd.user.name : '', remote.remoteDir).length === 0, 'no remote process left (the sleep of the first attempt ended too)', 20_000);
+  await waitFor(() => processesUnder(user, remote.remoteDir).length === 0, 'no remote process left (the command of the first attempt ended too)', 20_000);
 }, 120_000);

@@ -82,7 +82,9 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: sshEnv(), detached: true });
     const inner = new ChildChannel(child, { ...data, repoRoot: root.value.trim(), writesViaLead: true, modelViaLead: true });
     this.inner = inner;
-    inner.on('message', (raw: unknown) => (this.in = this.in.then(() => this.incoming(raw))));
+    inner.on('message', (raw: unknown) => {
+      this.in = this.in.then(() => this.incoming(raw));
+    });
     inner.on('error', (error: Error) => this.emit('error', error));
     inner.on('exit', (code: number) => void this.end().then(() => this.emit('exit', code)));
   }
