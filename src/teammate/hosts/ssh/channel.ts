@@ -10,7 +10,8 @@
  *   process_groups (← teammate)        remembered: they are the remote's, ended there
  *
  * Messages keep their order in each direction (one queue each): a carry in
- * flight holds the messages behind it. When the teammate is gone (exit,
+ * flight holds the messages behind it. A carry that fails ends the teammate
+ * (a crash: its task is reclaimed and tried again). When the teammate is gone (exit,
  * dropped connection, terminate) its remote processes are ended and its
  * remote worktrees dropped before `exit` is told, so a stopped lead leaves
  * nothing running over there.
@@ -89,6 +90,17 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
     inner.on('exit', (code: number) => void this.end().then(() => this.emit('exit', code)));
   }
 
+  /**
+   * Code could not travel (the connection dropped, the remote's disk is full):
+   * that is the channel failing, not the task. The teammate is ended, so the
+   * lead reclaims its task and starts it again with backoff, from the lead's
+   * branch; a failed task would need a person.
+   */
+  private async broke(error: string): Promise<void> {
+    this.emit('error', new Error(error));
+    await this.inner?.terminate();
+  }
+
   private failStart(error: string): void {
     this.emit('error', new Error(error));
     void this.end().then(() => this.emit('exit', EXIT_UNREACHABLE));
@@ -98,7 +110,7 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
     if (message.type !== 'worktree_ready' || !message.ok || !message.path || !message.branch) return this.inner?.postMessage(message);
     await this.dropCarried(message.branch);
     const remote = await sendBase(this.config, this.teamId, message.path, message.branch);
-    if (!remote.ok) return this.inner?.postMessage({ type: 'worktree_ready', requestId: message.requestId, ok: false, error: remote.error });
+    if (!remote.ok) return this.broke(remote.error);
     this.sent.set(remote.value.path, { leadPath: message.path, branch: message.branch });
     this.inner?.postMessage({ ...message, path: remote.value.path });
   }
@@ -115,7 +127,7 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
     const sent = this.sent.get(String(call.args[0]));
     if (!sent) return void this.emit('message', call); // not one of ours: the lead refuses it, naming the path
     const back = await carryWorktreeBack(this.config, this.teamId, sent.leadPath, sent.branch);
-    if (!back.ok) return this.inner?.postMessage({ type: 'store_result', callId: call.callId, ok: true, value: back });
+    if (!back.ok) return this.broke(back.error);
     this.emit('message', { ...call, args: [sent.leadPath, ...call.args.slice(1)] });
   }
 
