@@ -84,6 +84,23 @@ describe('ssh host: code carried by git', () => {
     expect(existsSync(join(again.value.path, 'leftover.txt'))).toBe(false);
   });
 
+  it('later branches send only new history; a clone that lost it gets a whole bundle', async (ctx) => {
+    if (!sshd.ok) return ctx.skip(sshd.reason);
+    const same = await sendBase(config, teamId, leadWorktree('teamd/t-4'), 'teamd/t-4'); // main's tip is there already: no bundle
+    if (!same.ok) throw new Error(same.error);
+    expect(readFileSync(join(same.value.path, 'README.md'), 'utf8')).toBe('hello\n');
+    writeFileSync(join(lead, 'NEW.md'), 'new\n');
+    git(lead, 'add', '-A');
+    git(lead, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'more');
+    const thin = await sendBase(config, teamId, leadWorktree('teamd/t-5'), 'teamd/t-5'); // one commit travels
+    if (!thin.ok) throw new Error(thin.error);
+    expect(readFileSync(join(thin.value.path, 'NEW.md'), 'utf8')).toBe('new\n');
+    expect((await runSsh(config, 'wipe', 'rm -rf "$HOME/.teamd-test"')).ok).toBe(true);
+    const whole = await sendBase(config, teamId, leadWorktree('teamd/t-6'), 'teamd/t-6');
+    if (!whole.ok) throw new Error(whole.error);
+    expect(readFileSync(join(whole.value.path, 'NEW.md'), 'utf8')).toBe('new\n');
+  });
+
   it('a host that refuses the login is an error naming the host and the step', async (ctx) => {
     if (!sshd.ok) return ctx.skip(sshd.reason);
     const wrong = { ...config, identity: join(tmpdir(), 'no-such-key'), connectTimeoutS: 5 };

@@ -8,7 +8,7 @@
  * the first bundle, nor any team file (they are outside git).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from '../../../git/run-git.js';
@@ -31,17 +31,59 @@ async function withTempFile<T>(name: string, use: (file: string) => Promise<T>):
   }
 }
 
+/**
+ * Commits each remote's clone is known to hold (sent or brought back), newest
+ * last, by remote clone: a bundle leaves them out, so after the first task only
+ * the new history travels. Memory only: after a restart the first bundle is
+ * whole again, and a clone that lost them (wiped) gets a whole one on retry.
+ */
+const knownByRemote = new Map<string, string[]>();
+const KNOWN_MAX = 16;
+const remoteKey = (config: SshHostConfig, teamId: string) => `${config.target}:${config.port ?? 22}:${config.remoteDir}:${teamId}`;
+
+function remember(config: SshHostConfig, teamId: string, commit: string): void {
+  const key = remoteKey(config, teamId);
+  const known = (knownByRemote.get(key) ?? []).filter((c) => c !== commit);
+  knownByRemote.set(key, [...known, commit].slice(-KNOWN_MAX));
+}
+
 /** Sends `branch` of the lead's repository (at `leadWorktree`) to the remote; the remote worktree it is checked out in. */
-export function sendBase(config: SshHostConfig, teamId: string, leadWorktree: string, branch: string): Promise<Outcome<RemoteWorktree>> {
+export async function sendBase(config: SshHostConfig, teamId: string, leadWorktree: string, branch: string): Promise<Outcome<RemoteWorktree>> {
+  const known = knownByRemote.get(remoteKey(config, teamId)) ?? [];
+  const thin = known.length > 0 ? await sendBundle(config, teamId, leadWorktree, branch, known) : null;
+  const sent = thin?.ok ? thin : await sendBundle(config, teamId, leadWorktree, branch, []);
+  if (!sent.ok) return sent;
+  const tip = await git(leadWorktree, ['rev-parse', `refs/heads/${branch}`]);
+  if (tip.ok) remember(config, teamId, tip.value.trim());
+  return sent;
+}
+
+function sendBundle(config: SshHostConfig, teamId: string, leadWorktree: string, branch: string, exclude: string[]): Promise<Outcome<RemoteWorktree>> {
   return withTempFile('base.bundle', async (bundle) => {
-    const made = await git(leadWorktree, ['bundle', 'create', '-q', bundle, `refs/heads/${branch}`]);
-    if (!made.ok) return { ok: false, error: `git bundle create (${branch}): ${made.error}` };
-    const sent = await runSsh(config, 'receive the task branch', receiveBaseScript(remoteRoot(config, teamId), branch), { input: bundle });
+    const tip = await git(leadWorktree, ['rev-parse', '--verify', `refs/heads/${branch}^{commit}`]);
+    if (!tip.ok) return tip;
+    const made = await makeBundle(leadWorktree, bundle, branch, exclude);
+    if (!made.ok) return made;
+    const script = receiveBaseScript(remoteRoot(config, teamId), branch, tip.value.trim());
+    const sent = await runSsh(config, 'receive the task branch', script, { input: bundle });
     if (!sent.ok) return sent;
     const path = sent.value.trim().split('\n').pop() ?? '';
     if (!path.startsWith('/')) return { ok: false, error: `ssh ${config.target}: no worktree path came back (got ${JSON.stringify(sent.value.slice(0, 200))})` };
     return { ok: true, value: { path, branch } };
   });
+}
+
+/** The bundle of `branch` without the `exclude`d history; an empty file when nothing is left (the remote has the tip). */
+async function makeBundle(cwd: string, bundle: string, branch: string, exclude: string[]): Promise<Outcome<null>> {
+  const not = exclude.map((c) => `^${c}`);
+  const count = await git(cwd, ['rev-list', '--count', `refs/heads/${branch}`, ...not]);
+  if (!count.ok) return count;
+  if (Number(count.value.trim()) === 0) {
+    writeFileSync(bundle, '');
+    return { ok: true, value: null };
+  }
+  const made = await git(cwd, ['bundle', 'create', '-q', bundle, `refs/heads/${branch}`, ...not]);
+  return made.ok ? { ok: true, value: null } : { ok: false, error: `git bundle create (${branch}): ${made.error}` };
 }
 
 /** Fast-forwards the lead's task worktree to the teammate's commits on `branch`; the new tip, or null when it made none. */
@@ -55,7 +97,9 @@ export function bringBack(config: SshHostConfig, teamId: string, leadWorktree: s
     const merged = await git(leadWorktree, ['merge', '-q', '--ff-only', 'FETCH_HEAD']);
     if (!merged.ok) return { ok: false, error: `fast-forward of ${branch} to the remote's commits: ${merged.error}` };
     const tip = await git(leadWorktree, ['rev-parse', 'HEAD']);
-    return tip.ok ? { ok: true, value: tip.value.trim() } : tip;
+    if (!tip.ok) return tip;
+    remember(config, teamId, tip.value.trim());
+    return { ok: true, value: tip.value.trim() };
   });
 }
 

@@ -24,10 +24,12 @@ const dropWorktreeLines = (branch: string): string[] => [
 ];
 
 /**
- * stdin: a bundle of `branch`. Fetched into the bare clone as the task's base
- * (`refs/teamd/base/<branch>`), then a worktree on `branch` at that base; prints its path.
+ * stdin: a bundle of `branch` (perhaps without history the clone has), or
+ * nothing when the clone holds its tip `tip` already. Fetched into the bare
+ * clone as the task's base (`refs/teamd/base/<branch>`), then a worktree on
+ * `branch` at that base; prints its path.
  */
-export const receiveBaseScript = (root: string, branch: string): string =>
+export const receiveBaseScript = (root: string, branch: string, tip: string): string =>
   [
     'set -e',
     `root=${root}`,
@@ -36,7 +38,8 @@ export const receiveBaseScript = (root: string, branch: string): string =>
     'tmp="$root/in-$$.bundle"',
     'trap \'rm -f "$tmp"\' EXIT',
     'cat > "$tmp"',
-    `git -C "$root/repo.git" fetch -q "$tmp" +${head(branch)}:${baseRef(branch)}`,
+    `if [ -s "$tmp" ]; then git -C "$root/repo.git" fetch -q "$tmp" +${head(branch)}:${baseRef(branch)}`,
+    `else git -C "$root/repo.git" update-ref ${baseRef(branch)} ${q(tip)}; fi`,
     ...dropWorktreeLines(branch),
     `git -C "$root/repo.git" worktree add -q -f -B ${q(branch)} "$wt" ${baseRef(branch)}`,
     'cd "$wt" && pwd -P',
