@@ -27,6 +27,7 @@ const BENCHES = [
   'tokens',
   'peer-claude',
   'soak',
+  'hosts',
 ];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

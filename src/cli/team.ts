@@ -57,6 +57,7 @@ export function registerTeamCommands(program: Command): void {
     .option('--model <model>', 'a Claude model name or scripted:<path>')
     .option('--teammates <n>', 'how many teammates (default 3)')
     .option('--record <path>', "save the model's answers as a replayable script")
+    .option('--host <kind>', 'where the teammates run: thread (default), process or sandbox (see docs/HOSTS.md)')
     .action(demo);
 }
 
@@ -127,12 +128,13 @@ async function stopTeammate(repoRoot: string, name: string, reason: string): Pro
   printLine(`asked ${name} to shut down (request ${request.metadata.request_id}); its answer arrives in: teamd inbox user`);
 }
 
-async function demo(options: { dir?: string; model?: string; teammates?: string; record?: string }): Promise<void> {
+async function demo(options: { dir?: string; model?: string; teammates?: string; record?: string; host?: string }): Promise<void> {
   const result = await runDemo({
     dir: options.dir,
     model: options.model,
     teammates: teammatesOf(options.teammates),
     record: options.record === undefined ? undefined : resolve(options.record),
+    host: hostKindOf(options.host),
     out: printLine,
   });
   if (!result.ok) fail(result.error);

@@ -70,9 +70,9 @@ export const HostConfigSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('process') }),
   z.strictObject({
     kind: z.literal('sandbox'),
-    /** Extra paths the sandbox sees read-only (absolute, or relative to the repository). */
+    /** Extra paths the sandbox sees read-only (absolute, `~/…`, or relative to the repository). */
     readOnly: z.array(z.string()).default([]),
-    /** Extra paths the sandbox may write (absolute, or relative to the repository). */
+    /** Extra paths the sandbox may write (absolute, `~/…`, or relative to the repository). */
     writable: z.array(z.string()).default([]),
     /** Opt-in: keep the host's network inside the sandbox (off: no network at all). */
     network: z.boolean().default(false),

@@ -7,6 +7,7 @@
  * Without ANTHROPIC_API_KEY (or with --model scripted:…) the model is the
  * bundled script, so the demo runs offline and the same every time.
  */
+import type { HostKind } from '../teammate/hosts/types.js';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,8 @@ export interface DemoOptions {
   teammates?: number;
   /** Save the model's answers as a replayable script. */
   record?: string;
+  /** Where the teammates run (`--host`; default: threads). */
+  host?: HostKind;
   out: (line: string) => void;
 }
 
@@ -40,7 +43,7 @@ export function defaultDemoModel(env = process.env): string {
 }
 
 /** Lays out the demo repository: the fixture, committed on `main`, and a team config. */
-export async function prepareDemoRepo(dir: string, model: string, teammates: number): Promise<void> {
+export async function prepareDemoRepo(dir: string, model: string, teammates: number, host?: HostKind): Promise<void> {
   mkdirSync(dir, { recursive: true });
   if (readdirSync(dir).length > 0) throw new Error(`${dir} is not empty; give --dir an empty or new folder`);
   cpSync(fixtureDir(), dir, { recursive: true });
@@ -60,6 +63,7 @@ export async function prepareDemoRepo(dir: string, model: string, teammates: num
     // would wait in `teamd approvals` (and be denied after approvalTimeoutMs).
     permissions: { defaultMode: 'acceptEdits', allow: ['Bash(node:*)'] },
     leaseMs: 30_000,
+    ...(host === undefined ? {} : { host: { kind: host } }),
   };
   await writeFileAtomic(join(dir, '.team', 'config.json'), JSON.stringify(config, null, 2) + '\n');
 }
@@ -68,7 +72,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
   const dir = resolve(opts.dir ?? mkdtempSync(join(tmpdir(), 'teamd-demo-')));
   if (opts.dir && existsSync(dir) && readdirSync(dir).length > 0) return { ok: false, error: `${dir} is not empty; give --dir an empty or new folder` };
   const model = opts.model ?? defaultDemoModel();
-  await prepareDemoRepo(dir, model, opts.teammates ?? 3);
+  await prepareDemoRepo(dir, model, opts.teammates ?? 3, opts.host);
   opts.out(`teamd demo in ${dir}`);
   opts.out(`model: ${model.startsWith('scripted:') ? 'the bundled script (offline; set ANTHROPIC_API_KEY for a real model)' : model}`);
   opts.out(`goal: ${DEMO_GOAL}`);

@@ -7,6 +7,7 @@
 import type { HostConfig, TeamConfig, TeammateConfig } from '../../config/schema.js';
 import type { Outcome } from '../../store/types.js';
 import { ProcessHost } from './process.js';
+import { makeSandboxHost } from './sandbox.js';
 import { makeSshHost } from './ssh/host.js';
 import { ThreadHost } from './thread.js';
 import type { HostKind, TeammateHost } from './types.js';
@@ -16,6 +17,7 @@ export type HostFactory = (config: HostConfig, repoRoot: string) => Outcome<Team
 const factories = new Map<HostKind, HostFactory>([
   ['thread', () => ({ ok: true, value: new ThreadHost() })],
   ['process', () => ({ ok: true, value: new ProcessHost() })],
+  ['sandbox', (config, repoRoot) => (config.kind === 'sandbox' ? makeSandboxHost(config, repoRoot) : { ok: false, error: 'not a sandbox config' })],
   ['ssh', makeSshHost],
 ]);
 

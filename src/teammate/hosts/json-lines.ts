@@ -6,10 +6,12 @@
  * rather than buffering without end or guessing where the next message starts.
  */
 import type { Readable, Writable } from 'node:stream';
-import { IPC_MAX_CHARS } from '../protocol.js';
+import { z } from 'zod';
+import { IPC_MAX_CHARS, ipcShapeProblem } from '../protocol.js';
 
 export interface LineHandlers {
-  value: (value: unknown) => void;
+  /** One value, and its line's number (from 1), for errors that name it. */
+  value: (value: unknown, line: number) => void;
   /** The channel is broken (an over-long or non-JSON line); nothing is read after it. */
   broken: (reason: string) => void;
 }
@@ -56,7 +58,18 @@ function parseLine(text: string, line: number, on: LineHandlers, fail: (reason: 
   } catch (error) {
     return fail(`line ${line} is not JSON (${(error as Error).message}): ${text.slice(0, 120)}`);
   }
-  on.value(value);
+  on.value(value, line);
+}
+
+/**
+ * Why a value that arrived on line `line` is not a message of `schema`
+ * (bounds first, as for a thread's messages), or undefined when it is one.
+ */
+export function messageProblem(schema: z.ZodType, value: unknown, line: number): string | undefined {
+  const shape = ipcShapeProblem(value);
+  if (shape !== undefined) return `line ${line}: ${shape}`;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? undefined : `line ${line} is not a protocol message: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`;
 }
 
 /** Writes one value as a line; false when the stream is gone (the peer's exit reports the rest). */

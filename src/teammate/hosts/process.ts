@@ -9,9 +9,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { readJsonLines, writeJsonLine } from './json-lines.js';
+import { messageProblem, readJsonLines, writeJsonLine } from './json-lines.js';
 import { SECRET_ENV, type StartedTeammate, type TeammateChannel, type TeammateHost } from './types.js';
-import type { ToWorker, WorkerData } from '../types.js';
+import { FromWorkerSchema, type ToWorker, type WorkerData } from '../types.js';
 
 /** A command line: what to run and its arguments. */
 export interface Command {
@@ -32,14 +32,27 @@ export function stdioTeammateCommand(): Command {
   return { file: process.execPath, args: [...loader, entry] };
 }
 
+export interface ProcessHostOptions {
+  /**
+   * The environment of the command started (default: `teammateEnv()`). A
+   * host whose command is not the teammate itself (ssh, which needs the
+   * agent's SSH_AUTH_SOCK) passes its own, and keeps the secrets from the far side.
+   */
+  env?: NodeJS.ProcessEnv;
+}
+
 export class ProcessHost implements TeammateHost {
   readonly kind = 'process' as const;
-  constructor(private readonly command: (data: WorkerData) => Command = stdioTeammateCommand) {}
+  constructor(
+    private readonly command: (data: WorkerData) => Command = stdioTeammateCommand,
+    private readonly options: ProcessHostOptions = {},
+  ) {}
 
   start(data: WorkerData): StartedTeammate {
     data = { ...data, writesViaLead: true };
     const { file, args } = this.command(data);
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: teammateEnv(), detached: true, cwd: data.repoRoot });
+    const env = this.options.env ?? teammateEnv();
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env, detached: true, cwd: data.repoRoot });
     return { channel: new ChildChannel(child, data), kind: this.kind, writesViaLead: true, sharesProcessGroups: true };
   }
 }
@@ -58,7 +71,11 @@ export class ChildChannel extends EventEmitter implements TeammateChannel {
     child.once('close', (code, signal) => this.emit('exit', code ?? (signal ? 128 : 1)));
     child.stdin!.on('error', () => undefined); // a closed pipe: the exit tells the rest
     readJsonLines(child.stdout!, {
-      value: (value) => this.emit('message', value),
+      value: (value, line) => {
+        const problem = messageProblem(FromWorkerSchema, value, line);
+        if (problem === undefined) this.emit('message', value);
+        else this.broke(`the teammate's stdout: ${problem}`);
+      },
       broken: (reason) => this.broke(`the teammate's stdout: ${reason}`),
     });
     copyLines(child.stderr!, `[${data.teammate.name}] `);

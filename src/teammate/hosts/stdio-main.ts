@@ -12,7 +12,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { runTeammate } from '../run.js';
-import { readJsonLines } from './json-lines.js';
+import { z } from 'zod';
+import { ToWorkerSchema, WorkerDataSchema } from '../types.js';
+import { messageProblem, readJsonLines } from './json-lines.js';
 import type { TeammatePort } from './types.js';
 
 /** How long a teammate whose channel dropped may take to stop before the process ends anyway. */
@@ -34,14 +36,22 @@ export function runStdioTeammate(): void {
     close: () => void write('', () => process.exit(0)),
   };
   readJsonLines(process.stdin, {
-    value: (value) => {
-      if (started) return listeners.forEach((fn) => fn(value));
+    value: (value, line) => {
+      if (started) {
+        const problem = messageProblem(ToWorkerSchema, value, line);
+        if (problem !== undefined) crash(`teamd teammate --stdio: stdin ${problem}`, EXIT_BAD_LINE);
+        return listeners.forEach((fn) => fn(value));
+      }
+      const data = WorkerDataSchema.safeParse(value);
+      if (!data.success) crash(`teamd teammate --stdio: stdin line 1 is not the teammate's data: ${z.prettifyError(data.error).replace(/\n/g, '; ')}`, EXIT_BAD_LINE);
       started = true;
       runTeammate(port, value).catch((error: unknown) => crash(`the teammate failed: ${(error as Error).stack ?? String(error)}`, 1));
     },
     broken: (reason) => crash(`teamd teammate --stdio: stdin ${reason}`, EXIT_BAD_LINE),
   });
-  process.stdin.on('end', () => dropped(listeners));
+  process.stdin.on('end', () =>
+    started ? dropped(listeners) : crash('teamd teammate --stdio: stdin closed before the teammate\'s data came', EXIT_CHANNEL_DROPPED),
+  );
 }
 
 function dropped(listeners: ((raw: unknown) => void)[]): void {

@@ -107,7 +107,7 @@ export function changedFields(base: Task, next: Task): TaskPatch {
     if (next[key] === undefined) unset.push(key);
     else set[key] = next[key];
   }
-  return { set: set as Partial<Task>, unset };
+  return { set: set, unset };
 }
 
 /** `patch` applied to `task` (the lead's side of `update`). */

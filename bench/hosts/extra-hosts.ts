@@ -1,0 +1,6 @@
+/**
+ * More host kinds for bench/hosts to measure beside thread, process and
+ * sandbox: the ssh host adds itself here (a label and the `host` config its
+ * teammates get), when it can run on this machine.
+ */
+export const EXTRA_HOSTS: { label: string; config: object }[] = [];
