@@ -30,6 +30,10 @@ export interface SshServer {
    */
   dropConnections(): number;
   stop(): Promise<void>;
+  /** For a process that runs the server in the background of other work: its handles no longer keep the process alive. */
+  unref(): void;
+  /** Ends the server at once, synchronously (an exit handler); `stop()` also cleans up. */
+  kill(): void;
 }
 
 export type SshdStart = ({ ok: true } & SshServer) | { ok: false; reason: string };
@@ -161,7 +165,10 @@ async function launch(dir: string, user: RemoteUser, keysFile: string): Promise<
     writeFileSync(config, configText(dir, port, user.name, keysFile));
     const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     const failed = await listening(child);
-    if (failed === null) return { child, port };
+    if (failed === null) {
+      child.stderr?.resume(); // its log read on and let go: a full pipe would stall sshd at its next connection
+      return { child, port };
+    }
     last = failed;
   }
   throw new Error(last);
@@ -200,6 +207,11 @@ export async function startSshd(): Promise<SshdStart> {
     identity,
     knownHosts,
     sshOptions: clientOptions(port, identity, knownHosts),
+    unref: () => {
+      child.unref();
+      (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+    },
+    kill: () => killAll([...sessionTree(child.pid).pids, child.pid ?? 0].filter((p) => p > 0), 'SIGKILL'),
     dropConnections: () => {
       const { sessions, pids } = sessionTree(child.pid);
       killAll(pids, 'SIGKILL');
