@@ -2,36 +2,25 @@
 // another local user with its own home and clone. The task runs there (the file says who and where
 // wrote it), its branch comes back and merges; a dropped connection mid-task is a crash: the task is
 // reclaimed and finished once, and the lead leaves nothing running on the remote at stop.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { processesUnder } from '../support/remote-user.js';
-import { startSshd, type SshdStart } from '../support/sshd.js';
 import { makeTeamRepo, startLead, teamPerTest, until } from '../e2e/support/harness.js';
-import { sshTeamHost, type SshTeamHost } from './support/ssh-team.js';
+import { sshServerPerFile } from './support/ssh-team.js';
 import { waitFor } from '../store/temp-repo.js';
 
 const team = teamPerTest();
-let sshd: SshdStart;
-let remote: SshTeamHost;
-
-beforeAll(async () => {
-  sshd = await startSshd();
-  if (sshd.ok) remote = sshTeamHost(sshd, 'team');
-});
-afterAll(async () => {
-  if (!sshd.ok) return;
-  await remote.cleanup();
-  await sshd.stop();
-});
+const server = sshServerPerFile('team');
 
 const bash = (command: string) => [{ type: 'tool_use' as const, name: 'bash', input: { command } }];
 const text = (t: string) => [{ type: 'text' as const, text: t }];
 const teamConfig = () => ({
-  host: remote.host,
+  host: server.remote.host,
   teammates: [{ name: 'ann' }],
   permissions: { defaultMode: 'bypassPermissions' },
 });
 
 it('the task runs in the remote user\'s clone, its branch comes back and merges', async (ctx) => {
+  const { sshd, remote } = server;
   if (!sshd.ok) return ctx.skip(sshd.reason);
   const script = {
     rules: [
@@ -51,10 +40,11 @@ it('the task runs in the remote user\'s clone, its branch comes back and merges'
   expect(repo.git('log', '--format=%an', '-1', 'teamd/integration', '--', 'out/t1.txt').trim()).toBe('ann');
   expect(events.filter((e) => e.type === 'task_completed').length).toBe(1);
   await lead.stop('test over');
-  await waitFor(() => processesUnder(sshd.ok ? sshd.user.name : '', remote.remoteDir).length === 0, 'no remote process left', 20_000);
+  await waitFor(() => processesUnder(sshd.user.name, remote.remoteDir).length === 0, 'no remote process left', 20_000);
 }, 90_000);
 
 it('a dropped connection mid-task is a crash: the task is reclaimed and finished once', async (ctx) => {
+  const { sshd, remote } = server;
   if (!sshd.ok) return ctx.skip(sshd.reason);
   // The model is the lead's (shared by every run of the teammate): its first answer is a long command, the next a quick one.
   const nap = `sleep ${60 + (process.pid % 97)}`;

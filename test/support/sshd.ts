@@ -32,7 +32,7 @@ export interface SshServer {
   stop(): Promise<void>;
   /** For a process that runs the server in the background of other work: its handles no longer keep the process alive. */
   unref(): void;
-  /** Ends the server at once, synchronously (an exit handler); `stop()` also cleans up. */
+  /** Ends the server and its sessions at once and removes its files, synchronously (for an exit handler). */
   kill(): void;
 }
 
@@ -211,7 +211,11 @@ export async function startSshd(): Promise<SshdStart> {
       child.unref();
       (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
     },
-    kill: () => killAll([...sessionTree(child.pid).pids, child.pid ?? 0].filter((p) => p > 0), 'SIGKILL'),
+    kill: () => {
+      killAll([...sessionTree(child.pid).pids, child.pid ?? 0].filter((p) => p > 0), 'SIGKILL');
+      rmSync(join(user.home, keysFile), { force: true });
+      rmSync(dir, { recursive: true, force: true });
+    },
     dropConnections: () => {
       const { sessions, pids } = sessionTree(child.pid);
       killAll(pids, 'SIGKILL');

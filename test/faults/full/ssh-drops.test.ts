@@ -9,30 +9,18 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeTeamRepo, startLead, teamPerTest, until } from '../../e2e/support/harness.js';
-import { sshTeamHost, type SshTeamHost } from '../../hosts/support/ssh-team.js';
+import { sshServerPerFile } from '../../hosts/support/ssh-team.js';
 import { waitFor } from '../../store/temp-repo.js';
 import { processesUnder } from '../../support/remote-user.js';
-import { startSshd, type SshdStart } from '../../support/sshd.js';
 import { tasksOnDisk } from '../support/files.js';
 import { budget, SEED, seededRandom, sized } from '../support/scale.js';
 
 const TASKS = sized(16, 4);
 const DROPS = sized(8, 2);
 const team = teamPerTest();
-let sshd: SshdStart;
-let remote: SshTeamHost;
-
-beforeAll(async () => {
-  sshd = await startSshd();
-  if (sshd.ok) remote = sshTeamHost(sshd, 'drops');
-});
-afterAll(async () => {
-  if (!sshd.ok) return;
-  await remote.cleanup();
-  await sshd.stop();
-});
+const server = sshServerPerFile('drops');
 
 /** Each task: a short command (a window to drop the connection in), a file written, a summary. */
 const script = {
@@ -47,6 +35,7 @@ const script = {
 it(
   `ssh connections dropped ${DROPS} times mid-work: every task completed once and merged, nothing left on the remote (seed ${SEED})`,
   async (ctx) => {
+    const { sshd, remote } = server;
     if (!sshd.ok) return ctx.skip(sshd.reason);
     const random = seededRandom();
     const repo = team.repo(

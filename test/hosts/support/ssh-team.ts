@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../../../src/teammate/hosts/ssh/argv.js';
 import { runSsh } from '../../../src/teammate/hosts/ssh/exec.js';
 import { SshHostConfigSchema, type SshHostConfig } from '../../../src/teammate/hosts/ssh/types.js';
-import type { SshServer } from '../../support/sshd.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startSshd, type SshdStart, type SshServer } from '../../support/sshd.js';
 
 /** `node --import tsx <checkout>/src/teammate/hosts/stdio-main.ts`: what `teamd teammate` runs, from this checkout. */
 export function checkoutTeamdBin(): string {
@@ -44,4 +45,26 @@ export function sshTeamHost(sshd: SshServer, tag: string): SshTeamHost {
     remoteDir: join(sshd.user.home, remoteDirName),
     cleanup: async () => void (await runSsh(config, 'cleanup', `rm -rf "$HOME"/${shellQuote(remoteDirName)}`)),
   };
+}
+
+export interface SshFixture {
+  /** The server of this file (a reason to skip when it could not start). */
+  sshd: SshdStart;
+  /** Its ssh host for teams; set once the server runs. */
+  remote: SshTeamHost;
+}
+
+/** One sshd per test file, started before its tests and stopped (its remote folder removed) after them. */
+export function sshServerPerFile(tag: string): SshFixture {
+  const fixture = { sshd: { ok: false, reason: 'sshd not started yet' } } as SshFixture;
+  beforeAll(async () => {
+    fixture.sshd = await startSshd();
+    if (fixture.sshd.ok) fixture.remote = sshTeamHost(fixture.sshd, tag);
+  });
+  afterAll(async () => {
+    if (!fixture.sshd.ok) return;
+    await fixture.remote.cleanup();
+    await fixture.sshd.stop();
+  });
+  return fixture;
 }
