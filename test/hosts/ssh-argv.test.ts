@@ -1,9 +1,13 @@
 // The ssh host's command lines and scripts, without a server: every value reaches the remote shell as
 // the same bytes (generated strings through a real sh), and a config can name no option or second command.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HostConfigSchema } from '../../src/config/schema.js';
+import { resolveTeamConfig } from '../../src/lead/team-config.js';
 import { remoteRoot, shellQuote, sshArgv } from '../../src/teammate/hosts/ssh/argv.js';
 import { branchSlug } from '../../src/teammate/hosts/ssh/scripts.js';
 import { SshHostConfigSchema } from '../../src/teammate/hosts/ssh/types.js';
@@ -92,5 +96,38 @@ describe('ssh host: config', () => {
       expect(parsed.success, JSON.stringify(extra)).toBe(false);
       if (!parsed.success && field) expect(parsed.error.issues[0]!.path).toEqual([field]);
     }
+  });
+});
+
+describe('ssh host: teamd start --host ssh', () => {
+  const withConfig = async (config: object, run: (root: string) => Promise<void>) => {
+    const root = mkdtempSync(join(tmpdir(), 'teamd-ssh-config-'));
+    try {
+      mkdirSync(join(root, '.team'));
+      writeFileSync(join(root, '.team', 'config.json'), JSON.stringify(config));
+      await run(root);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+
+  it('keeps each teammate\'s own ssh machine (a pool), and the team\'s when it has one', async () => {
+    const pool = { teammates: [{ name: 'ann', host: { kind: 'ssh', target: 'b@one' } }, { name: 'bob', host: { kind: 'ssh', target: 'b@two' } }] };
+    await withConfig(pool, async (root) => {
+      const r = await resolveTeamConfig(root, { host: 'ssh' });
+      if (!r.ok) throw new Error(r.error);
+      expect(r.config.teammates.map((t) => (t.host?.kind === 'ssh' ? t.host.target : null))).toEqual(['b@one', 'b@two']);
+    });
+    await withConfig({ host: { kind: 'ssh', target: 'b@all' }, teammates: [{ name: 'ann', host: { kind: 'thread' } }] }, async (root) => {
+      const r = await resolveTeamConfig(root, { host: 'ssh' });
+      expect(r.ok && [r.config.host, r.config.teammates[0]!.host]).toEqual([expect.objectContaining({ target: 'b@all' }), undefined]);
+    });
+  });
+
+  it('without ssh settings it is refused, saying where they go and who lacks them', async () => {
+    await withConfig({ teammates: [{ name: 'ann', host: { kind: 'ssh', target: 'b@one' } }, { name: 'bob' }] }, async (root) => {
+      const r = await resolveTeamConfig(root, { host: 'ssh' });
+      expect(r.ok || r.error).toMatch(/^--host ssh: the "ssh" host needs settings .*\.team\/config\.json.*missing for bob.*target/s);
+    });
   });
 });
