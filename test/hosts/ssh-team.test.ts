@@ -2,7 +2,10 @@
 // another local user with its own home and clone. The task runs there (the file says who and where
 // wrote it), its branch comes back and merges; a dropped connection mid-task is a crash: the task is
 // reclaimed and finished once, and the lead leaves nothing running on the remote at stop.
+import { chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { teamIdOf } from '../../src/teammate/hosts/ssh/carry.js';
 import { processesUnder } from '../support/remote-user.js';
 import { makeTeamRepo, startLead, teamPerTest, until } from '../e2e/support/harness.js';
 import { sshServerPerFile } from './support/ssh-team.js';
@@ -69,3 +72,23 @@ it('a dropped connection mid-task is a crash: the task is reclaimed and finished
   await lead.stop('test over');
   await waitFor(() => processesUnder(user, remote.remoteDir).length === 0, 'no remote process left (the command of the first attempt ended too)', 20_000);
 }, 120_000);
+
+it('code that cannot travel is a crash naming the ssh step, not a failed task: reclaimed until maxAttempts', async (ctx) => {
+  const { sshd, remote } = server;
+  if (!sshd.ok) return ctx.skip(sshd.reason);
+  const script = { rules: [{ conversation: 'Task t1:', turn: 0, times: 'always' as const, content: text('never reached') }] };
+  const repo = team.repo(makeTeamRepo({ script, config: { ...teamConfig(), maxAttempts: 2 } }));
+  const teamDir = join(remote.remoteDir, teamIdOf(repo.dir));
+  mkdirSync(teamDir, { recursive: true });
+  chownSync(remote.remoteDir, sshd.user.uid, sshd.user.gid);
+  chownSync(teamDir, sshd.user.uid, sshd.user.gid);
+  writeFileSync(join(teamDir, 'worktrees'), 'a file where the remote keeps its worktrees\n'); // the remote cannot make one
+  repo.writeTask('t1', { subject: 'write t1' });
+  const { lead, events } = await startLead(repo);
+  team.lead(lead);
+  await until(lead, () => lead.tasks.get('t1')?.status === 'failed', 60_000, 't1 failed after its attempts');
+  const crashes = events.filter((e) => e.type === 'teammate_crashed');
+  expect(crashes.length).toBeGreaterThanOrEqual(2);
+  expect(JSON.stringify(crashes[0])).toContain(`ssh ${sshd.target} (receive the task branch)`);
+  expect(events.some((e) => e.type === 'task_failed' && /could not create the worktree/.test(JSON.stringify(e)))).toBe(false);
+}, 90_000);
