@@ -13,7 +13,10 @@ import type { Outcome } from '../store/types.js';
 export function hostsFor(config: TeamConfig, repoRoot: string): Outcome<Map<string, TeammateHost>> {
   const hosts = new Map<string, TeammateHost>();
   for (const t of config.teammates) {
-    const host = makeHost(hostConfigOf(config, t), repoRoot);
+    const hostConfig = hostConfigOf(config, t);
+    if (hostConfig.kind === 'sandbox' && config.worktrees.mode === 'off')
+      return { ok: false, error: `teammate ${t.name}: host "sandbox" needs worktrees (worktrees.mode "per-task" or "per-teammate"): with "off" it would work in the repository, which the sandbox makes read-only` };
+    const host = makeHost(hostConfig, repoRoot);
     if (!host.ok) return { ok: false, error: `teammate ${t.name}: ${host.error}` };
     hosts.set(t.name, host.value);
   }

@@ -53,3 +53,12 @@ export function waitForOutput(run: CliRun, re: RegExp, timeoutMs = 60_000): Prom
     run.child.once('exit', onExit);
   });
 }
+
+/** Polls `check` every 100 ms (a condition of processes and files: no event to wait on). */
+export async function pollUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

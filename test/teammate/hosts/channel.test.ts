@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ProcessHost, stdioTeammateCommand, teammateEnv } from '../../../src/teammate/hosts/process.js';
 import { EXIT_BAD_LINE, EXIT_CHANNEL_DROPPED } from '../../../src/teammate/hosts/stdio-main.js';
@@ -24,9 +25,8 @@ async function runChild(script: string) {
   return { messages, errors, code };
 }
 
-/** `teamd teammate --stdio`'s entry fed `input`; resolves with its exit code and stderr. */
-async function runEntry(input: string) {
-  const { file, args } = stdioTeammateCommand();
+/** `file args` fed `input` on stdin; resolves with its exit code and stderr. */
+async function runFed(file: string, args: string[], input: string) {
   const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -34,6 +34,12 @@ async function runEntry(input: string) {
   const [code] = (await once(child, 'close')) as [number];
   return { code, stderr };
 }
+
+/** The stdio entry itself, as the process host starts it. */
+const runEntry = (input: string) => {
+  const { file, args } = stdioTeammateCommand();
+  return runFed(file, args, input);
+};
 
 describe('the lead end', () => {
   it('a line that is not JSON from the teammate is a crash naming it', async () => {
@@ -64,21 +70,18 @@ describe('the lead end', () => {
 });
 
 describe('the teammate end (teamd teammate --stdio)', () => {
-  it('a first line that is not the teammate data ends it with a clear error', async () => {
-    const r = await runEntry('{"repoRoot": 5}\n');
-    expect(r.code).toBe(EXIT_BAD_LINE);
-    expect(r.stderr).toMatch(/stdin line 1 is not the teammate's data/);
+  it('a first line that is not the teammate data, a line that is not JSON, or no data at all ends it at once, saying why', async () => {
+    const [notData, notJson, nothing] = await Promise.all([runEntry('{"repoRoot": 5}\n'), runEntry('{"unclosed": \n'), runEntry('')]);
+    expect(notData).toMatchObject({ code: EXIT_BAD_LINE, stderr: expect.stringMatching(/stdin line 1 is not the teammate's data/) });
+    expect(notJson).toMatchObject({ code: EXIT_BAD_LINE, stderr: expect.stringMatching(/stdin line 1 is not JSON/) });
+    expect(nothing).toMatchObject({ code: EXIT_CHANNEL_DROPPED, stderr: expect.stringMatching(/stdin closed before/) });
   });
 
-  it('a line that is not JSON ends it with a clear error', async () => {
-    const r = await runEntry('{"unclosed": \n');
-    expect(r.code).toBe(EXIT_BAD_LINE);
-    expect(r.stderr).toMatch(/stdin line 1 is not JSON/);
-  });
-
-  it('stdin closed before any data: it ends at once, saying so', async () => {
-    const r = await runEntry('');
-    expect(r.code).toBe(EXIT_CHANNEL_DROPPED);
-    expect(r.stderr).toMatch(/stdin closed before/);
+  it('is what the CLI runs: `teamd teammate --stdio`, and `teamd teammate` alone is refused', async () => {
+    const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+    const cli = (args: string[], input: string) => runFed(process.execPath, ['--import', 'tsx', main, ...args], input);
+    const [bad, bare] = await Promise.all([cli(['teammate', '--stdio'], 'nope\n'), cli(['teammate'], '')]);
+    expect(bad).toMatchObject({ code: EXIT_BAD_LINE, stderr: expect.stringMatching(/stdin line 1 is not JSON/) });
+    expect(bare).toMatchObject({ code: 1, stderr: expect.stringMatching(/--stdio is required/) });
   });
 });

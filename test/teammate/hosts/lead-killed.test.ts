@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { processAlive } from '../../../src/tools/process-group.js';
-import { spawnCli, type CliRun } from '../../e2e/support/cli.js';
+import { pollUntil, spawnCli, type CliRun } from '../../e2e/support/cli.js';
 import { makeTeamRepo, type TeamRepo } from '../../e2e/support/harness.js';
 
 let repo: TeamRepo | undefined;
@@ -18,15 +18,6 @@ afterEach(() => {
   for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
   repo?.cleanup();
 });
-
-/** Polls `check` every 100 ms (a condition of processes and files: no event to wait on). */
-async function pollUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 it('teamd start --host process, then a SIGKILL of the lead: the teammate processes end by themselves', async () => {
   repo = makeTeamRepo({ script: { rules: [] }, config: { teammates: [{ name: 'ann' }, { name: 'bob' }] } });

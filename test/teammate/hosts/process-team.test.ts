@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { readEvents } from '../../../src/observe/event-log.js';
 import { processAlive } from '../../../src/tools/process-group.js';
 import { genericTaskScript, makeTeamRepo, startLead, teamPerTest, until } from '../../e2e/support/harness.js';
+import { slowTaskScript } from './support/slow-task.js';
 
 const team = teamPerTest();
 const DAG: Record<string, string[]> = { t1: [], t2: [], t3: ['t1'], t4: ['t2', 't3'] };
@@ -33,15 +34,9 @@ it('a team of process teammates completes a DAG, merged, and leaves no process b
 }, 90_000);
 
 it('a teammate process killed mid-task is a crash: task reclaimed, teammate restarted, task completed once', async () => {
-  const command = 'if [ -f attempted ]; then echo second-attempt; else echo x > attempted; sleep 60; fi';
   const repo = team.repo(
     makeTeamRepo({
-      script: {
-        rules: [
-          { conversation: 'Task slow:', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'bash', input: { command } }] },
-          { conversation: 'Task slow:', turn: 1, match: 'second-attempt', content: [{ type: 'text', text: 'finished on the second attempt' }] },
-        ],
-      },
+      script: slowTaskScript('attempted'),
       config: { host: { kind: 'process' }, teammates: [{ name: 'ann' }], worktrees: { mode: 'off' }, permissions: { defaultMode: 'bypassPermissions' } },
     }),
   );

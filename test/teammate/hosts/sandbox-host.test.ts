@@ -2,6 +2,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TeamConfigSchema } from '../../../src/config/schema.js';
+import { hostsFor } from '../../../src/lead/hosted.js';
 import { resolveTeamConfig } from '../../../src/lead/team-config.js';
 import { makeSandboxHost, sandboxArgs } from '../../../src/teammate/hosts/sandbox.js';
 
@@ -49,6 +51,13 @@ describe('the sandbox host', () => {
 });
 
 describe('choosing a host', () => {
+  it('a sandbox without worktrees is refused at start: it could write nothing', () => {
+    const team = TeamConfigSchema.parse({ host: { kind: 'sandbox' }, worktrees: { mode: 'off' }, teammates: [{ name: 'ann' }] });
+    const hosts = hostsFor(team, repo());
+    expect(hosts.ok || hosts.error).toMatch(/teammate ann: host "sandbox" needs worktrees/);
+    expect(hostsFor({ ...team, host: { kind: 'process' } }, dir).ok).toBe(true);
+  });
+
   it('--host sets every teammate\'s host; an unknown kind is refused naming the flag', async () => {
     const root = repo();
     mkdirSync(join(root, '.team'));

@@ -4,13 +4,14 @@
  * .team/state, change the main repository's .git/config, open a socket, find
  * an API key — and each fails, while the task itself completes and merges.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { findBwrap } from '../../../src/teammate/hosts/sandbox.js';
 import { makeTeamRepo, startLead, teamPerTest, until } from '../../e2e/support/harness.js';
+import { slowTaskScript } from './support/slow-task.js';
 
 const bwrap = findBwrap();
 const team = teamPerTest();
@@ -46,13 +47,14 @@ echo worktree-write: $(echo ok > in-worktree.txt && cat in-worktree.txt)
 
 const PROBES = ['write-outside', 'write-main-git', 'read-ssh', 'read-lead-state', 'git-config', 'socket', 'api-key'];
 
-/** Processes whose command line names `dir` (the sandboxes and teammates of that repository). */
+/** The bwrap processes whose command line names `dir` (the sandboxes of that repository). */
 const processesNaming = (dir: string): number[] =>
   readdirSync('/proc')
     .filter((p) => /^\d+$/.test(p))
     .filter((p) => {
       try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir);
+        const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+        return argv[0]!.endsWith('bwrap') && argv.includes(dir);
       } catch {
         return false;
       }
@@ -101,4 +103,39 @@ it.skipIf(!bwrap)('each way out fails inside the sandbox, and the task still com
   } finally {
     server.close();
   }
+}, 90_000);
+
+/** Processes whose working folder is under `dir` (a sandbox's commands, seen from outside). */
+const processesIn = (dir: string): number[] =>
+  readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readlinkSync(`/proc/${p}/cwd`).startsWith(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+
+it.skipIf(!bwrap)('a sandbox killed mid-task is a crash: its commands die with it, the task is reclaimed and completed once', async () => {
+  const repo = team.repo(
+    makeTeamRepo({
+      script: slowTaskScript('../../marks/attempted'),
+      config: { host: { kind: 'sandbox', writable: ['marks'] }, teammates: [{ name: 'ann' }], permissions: { defaultMode: 'bypassPermissions' } },
+    }),
+  );
+  mkdirSync(join(repo.dir, 'marks'));
+  repo.writeTask('slow', { subject: 'a slow task' });
+  const started = await startLead(repo, { idleRecheckMs: 300 });
+  const lead = team.lead(started.lead);
+  await until(lead, () => existsSync(join(repo.dir, 'marks', 'attempted')), 30_000, 'the first attempt to start');
+  const worktrees = join(repo.dir, '.worktrees');
+  await until(lead, () => processesIn(worktrees).length > 0, 10_000, 'its command to be seen');
+  for (const pid of processesNaming(repo.dir)) process.kill(pid, 'SIGKILL'); // the sandbox (bwrap), from outside
+  await until(lead, () => processesIn(worktrees).length === 0, 10_000, "the sandbox's commands to end with it");
+  await until(lead, () => lead.tasks.get('slow')?.status === 'completed', 60_000, 'the task to complete');
+  expect(lead.tasks.get('slow')!.result?.summary).toContain('second attempt');
+  expect(started.events.some((e) => e.type === 'teammate_crashed' && e.agent === 'ann')).toBe(true);
+  expect(started.events.filter((e) => e.type === 'task_completed')).toHaveLength(1);
 }, 90_000);
