@@ -34,6 +34,14 @@ const CLEANUP_MS = 20_000;
 export const EXIT_UNREACHABLE = 255;
 
 type StoreCall = Extract<FromWorker, { type: 'store_call' }>;
+
+/** The git steps of carrying code (carry.ts); a test may slow or fail one. */
+export interface Carry {
+  sendBase: typeof sendBase;
+  carryWorktreeBack: typeof carryWorktreeBack;
+  dropRemoteBranch: typeof dropRemoteBranch;
+}
+const CARRY: Carry = { sendBase, carryWorktreeBack, dropRemoteBranch };
 interface Sent {
   leadPath: string;
   branch: string;
@@ -55,6 +63,7 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
     private readonly config: SshHostConfig,
     private readonly teamId: string,
     data: WorkerData,
+    private readonly carry: Carry = CARRY,
   ) {
     super();
     this.name = data.teammate.name;
@@ -63,6 +72,8 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
   }
 
   postMessage(message: ToWorker): void {
+    // The watchdog's ping and its pong pass a carry in flight: a large bundle is not a silent teammate.
+    if (message.type === 'ping' && this.inner) return this.inner.postMessage(message);
     this.out = this.out.then(() => this.outgoing(message));
   }
 
@@ -84,6 +95,7 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
     const inner = new ChildChannel(child, { ...data, repoRoot: root.value.trim(), writesViaLead: true, modelViaLead: true });
     this.inner = inner;
     inner.on('message', (raw: unknown) => {
+      if ((raw as FromWorker | null)?.type === 'pong') return void this.emit('message', raw);
       this.in = this.in.then(() => this.incoming(raw));
     });
     inner.on('error', (error: Error) => this.emit('error', error));
@@ -109,7 +121,7 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
   private async outgoing(message: ToWorker): Promise<void> {
     if (message.type !== 'worktree_ready' || !message.ok || !message.path || !message.branch) return this.inner?.postMessage(message);
     await this.dropCarried(message.branch);
-    const remote = await sendBase(this.config, this.teamId, message.path, message.branch);
+    const remote = await this.carry.sendBase(this.config, this.teamId, message.path, message.branch);
     if (!remote.ok) return this.broke(remote.error);
     this.sent.set(remote.value.path, { leadPath: message.path, branch: message.branch });
     this.inner?.postMessage({ ...message, path: remote.value.path });
@@ -126,7 +138,7 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
   private async commitCall(call: StoreCall): Promise<void> {
     const sent = this.sent.get(String(call.args[0]));
     if (!sent) return void this.emit('message', call); // not one of ours: the lead refuses it, naming the path
-    const back = await carryWorktreeBack(this.config, this.teamId, sent.leadPath, sent.branch);
+    const back = await this.carry.carryWorktreeBack(this.config, this.teamId, sent.leadPath, sent.branch);
     if (!back.ok) return this.broke(back.error);
     this.emit('message', { ...call, args: [sent.leadPath, ...call.args.slice(1)] });
   }
@@ -135,7 +147,7 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
   private async dropCarried(keep?: string): Promise<void> {
     for (const [path, { branch }] of this.sent) {
       if (branch === keep) continue;
-      await dropRemoteBranch(this.config, this.teamId, branch);
+      await this.carry.dropRemoteBranch(this.config, this.teamId, branch);
       this.sent.delete(path);
     }
   }
