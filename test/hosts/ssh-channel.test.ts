@@ -7,6 +7,7 @@ import { runSsh } from '../../src/teammate/hosts/ssh/exec.js';
 import { SshChannel, type Carry } from '../../src/teammate/hosts/ssh/channel.js';
 import { SshHostConfigSchema, type SshHostConfig } from '../../src/teammate/hosts/ssh/types.js';
 import type { WorkerData } from '../../src/teammate/types.js';
+import { processesOf } from '../support/remote-user.js';
 import { startSshd, type SshdStart } from '../support/sshd.js';
 
 let sshd: SshdStart;
@@ -58,4 +59,14 @@ it('the watchdog\'s ping is answered while a bundle is on its way', async (ctx) 
     await channel.terminate();
   }
   expect(errors).toEqual(['the test']); // the carry failed at last: told as the channel's error (a crash)
+});
+
+it('terminated before its session started: nothing is started, and its exit is told', async (ctx) => {
+  if (!sshd.ok) return ctx.skip(sshd.reason);
+  const data = { teammate: { name: 'bob' }, repoRoot: '/lead', writesViaLead: true } as unknown as WorkerData;
+  const channel = new SshChannel(config, 'team-chan', data);
+  const exited = new Promise<number>((resolve) => channel.on('exit', resolve));
+  await channel.terminate();
+  expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('no exit'), 5_000).unref())])).toBe(128);
+  expect(processesOf(sshd.user.name).filter((p) => p.includes('stand-in'))).toEqual([]);
 });

@@ -32,6 +32,8 @@ import type { SshHostConfig } from './types.js';
 const CLEANUP_MS = 20_000;
 /** The exit code told when the remote could not be reached to start the teammate. */
 export const EXIT_UNREACHABLE = 255;
+/** …and when it was terminated before its session started (as a killed child's). */
+const EXIT_TERMINATED = 128;
 
 type StoreCall = Extract<FromWorker, { type: 'store_call' }>;
 
@@ -74,7 +76,7 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
   postMessage(message: ToWorker): void {
     // The watchdog's ping and its pong pass a carry in flight: a large bundle is not a silent teammate.
     if (message.type === 'ping' && this.inner) return this.inner.postMessage(message);
-    this.out = this.out.then(() => this.outgoing(message));
+    this.out = this.out.then(() => this.outgoing(message)).catch((error: unknown) => this.broke(`ssh channel: ${String(error)}`));
   }
 
   /** Ends it now: a start still in progress spawns nothing, a carry in flight is not waited for. */
@@ -89,14 +91,14 @@ export class SshChannel extends EventEmitter implements TeammateChannel {
   private async open(data: WorkerData): Promise<void> {
     const root = await runSsh(this.config, 'prepare the team folder', rootPathScript(remoteRoot(this.config, this.teamId)), { timeoutMs: 60_000 });
     if (!root.ok) return this.failStart(root.error);
-    if (this.terminated) return;
+    if (this.terminated) return void this.end().then(() => this.emit('exit', EXIT_TERMINATED));
     const { command, args } = remoteTeammateCommand(this.config, this.teamId, this.name);
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: sshEnv(), detached: true });
     const inner = new ChildChannel(child, { ...data, repoRoot: root.value.trim(), writesViaLead: true, modelViaLead: true });
     this.inner = inner;
     inner.on('message', (raw: unknown) => {
       if ((raw as FromWorker | null)?.type === 'pong') return void this.emit('message', raw);
-      this.in = this.in.then(() => this.incoming(raw));
+      this.in = this.in.then(() => this.incoming(raw)).catch((error: unknown) => this.broke(`ssh channel: ${String(error)}`));
     });
     inner.on('error', (error: Error) => this.emit('error', error));
     inner.on('exit', (code: number) => void this.end().then(() => this.emit('exit', code)));
