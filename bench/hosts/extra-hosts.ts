@@ -3,4 +3,6 @@
  * sandbox: the ssh host adds itself here (a label and the `host` config its
  * teammates get), when it can run on this machine.
  */
-export const EXTRA_HOSTS: { label: string; config: object }[] = [];
+import { sshBenchHosts } from './ssh-host.js';
+
+export const EXTRA_HOSTS: { label: string; config: object }[] = [...(await sshBenchHosts())];

@@ -4,6 +4,7 @@
  * valid config (one lead and two teammates on the default model).
  */
 import { z } from 'zod';
+import { SshHostConfigSchema } from './ssh-host.js';
 import { AgentNameSchema } from '../store/types.js';
 
 export const PermissionPolicySchema = z.strictObject({
@@ -76,7 +77,7 @@ export const HostConfigSchema = z.discriminatedUnion('kind', [
     /** Opt-in: keep the host's network inside the sandbox (off: no network at all). */
     network: z.boolean().default(false),
   }),
-  z.looseObject({ kind: z.literal('ssh') }),
+  SshHostConfigSchema,
 ]);
 export type HostConfig = z.infer<typeof HostConfigSchema>;
 /** The agent that runs a teammate's tasks (docs/ENGINES.md). */

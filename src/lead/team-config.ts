@@ -1,5 +1,6 @@
 import { loadRoles } from '../agent/subagents/index.js';
 import { loadConfig } from '../config/load.js';
+import { z } from 'zod';
 import { applyAgentRole } from './agent-role.js';
 import { HostConfigSchema, TeamConfigSchema, TeammateConfigSchema, type HostConfig, type TeamConfig } from '../config/schema.js';
 
@@ -32,7 +33,8 @@ export async function resolveTeamConfig(
   if (o.host !== undefined) {
     const host = hostOverride(config, o.host);
     if (!host.ok) return host;
-    config = { ...config, host: host.host, teammates: config.teammates.map((t) => ({ ...t, host: undefined })) };
+    // A teammate's own host of that kind stays (a pool of ssh machines, each with its target).
+    config = { ...config, host: host.host, teammates: config.teammates.map((t) => ({ ...t, host: t.host?.kind === o.host ? t.host : undefined })) };
   }
   if (o.teammates !== undefined) config = { ...config, teammates: sized(config, o.teammates) };
   const roles = await resolveRoles(repoRoot, config);
@@ -46,12 +48,21 @@ export async function resolveTeamConfig(
   return { ok: true, config };
 }
 
-function hostOverride(config: TeamConfig, kind: string): { ok: true; host: HostConfig } | { ok: false; error: string } {
+function hostOverride(config: TeamConfig, kind: string): { ok: true; host: HostConfig | undefined } | { ok: false; error: string } {
   if (config.host?.kind === kind) return { ok: true, host: config.host };
   const parsed = HostConfigSchema.safeParse({ kind });
   if (parsed.success) return { ok: true, host: parsed.data };
-  return { ok: false, error: `--host: "${kind}" is not a host kind (thread, process, sandbox, ssh)` };
+  if (!HOST_KINDS.includes(kind)) return { ok: false, error: `--host: "${kind}" is not a host kind (${HOST_KINDS.join(', ')})` };
+  // A kind with required settings (ssh: the target): every teammate must have its own then.
+  const without = config.teammates.filter((t) => t.host?.kind !== kind).map((t) => t.name);
+  if (config.teammates.length > 0 && without.length === 0) return { ok: true, host: undefined };
+  return {
+    ok: false,
+    error: `--host ${kind}: the "${kind}" host needs settings — put "host": { "kind": "${kind}", … } in .team/config.json (the team's, or each teammate's; missing for ${without.join(', ') || 'the team'}): ${z.prettifyError(parsed.error)}`,
+  };
 }
+
+const HOST_KINDS: string[] = HostConfigSchema.options.map((o) => o.shape.kind.value);
 
 function sized(config: TeamConfig, n: number): TeamConfig['teammates'] {
   const out = config.teammates.slice(0, n);

@@ -8,6 +8,7 @@ import type { HostConfig, TeamConfig, TeammateConfig } from '../../config/schema
 import type { Outcome } from '../../store/types.js';
 import { ProcessHost } from './process.js';
 import { makeSandboxHost } from './sandbox.js';
+import { makeSshHost } from './ssh/host.js';
 import { ThreadHost } from './thread.js';
 import type { HostKind, TeammateHost } from './types.js';
 
@@ -17,6 +18,7 @@ const factories = new Map<HostKind, HostFactory>([
   ['thread', () => ({ ok: true, value: new ThreadHost() })],
   ['process', () => ({ ok: true, value: new ProcessHost() })],
   ['sandbox', (config, repoRoot) => (config.kind === 'sandbox' ? makeSandboxHost(config, repoRoot) : { ok: false, error: 'not a sandbox config' })],
+  ['ssh', makeSshHost],
 ]);
 
 /** Adds (or replaces) the factory of one host kind. */
