@@ -107,13 +107,16 @@ export async function readDashboardState(
   if (!options.feed) feed.close();
   const events = feed.recent;
   const statuses = readAgentStatuses(repoRoot);
+  // The cost report refreshes the reader first: its listing of the transcripts gives the newest writes.
+  const cost = await costReport(repoRoot, 'teammate', { prices: config.prices, reader: options.reader });
+  const reader = options.reader;
   const progress = lastProgressTimes(
     repoRoot,
     statuses.map((s) => s.name),
     events,
+    reader && ((agent) => reader.newestWrite(agent)),
   );
   const stalls = findStalls(statuses, progress, config.stallAfterMs, now);
-  const cost = await costReport(repoRoot, 'teammate', { prices: config.prices, reader: options.reader });
   const budget = decideBudget(Object.fromEntries(cost.rows.map((r) => [r.key, r.costUsd])), config);
   return {
     now,

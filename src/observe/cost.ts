@@ -15,7 +15,12 @@ import { z } from 'zod';
 import { costOf, type PriceOverrides } from '../model/pricing.js';
 import { emptyUsage, type Usage } from '../model/types.js';
 import { addUsage } from '../model/usage.js';
-import { parseTranscriptText, sessionFiles, transcriptAgents } from './transcript-view.js';
+import {
+  parseTranscriptText,
+  sessionFileStats,
+  transcriptAgents,
+  type SessionFileStat,
+} from './transcript-view.js';
 
 export const COST_GROUPINGS = ['teammate', 'task', 'model'] as const;
 export type CostGrouping = (typeof COST_GROUPINGS)[number];
@@ -84,6 +89,8 @@ interface Call {
 interface Session {
   agent: string;
   offset: number;
+  /** The file's size and mtime when last read: an unchanged file is not opened again. */
+  stamp: string;
   runs: number;
   finished: Spend[];
   open: Call[];
@@ -138,6 +145,7 @@ function openSpends(s: Session, file: string, prices: PriceOverrides): Spend[] {
  */
 export class TranscriptSpendReader {
   private readonly sessions = new Map<string, Session>();
+  private readonly newest = new Map<string, number>();
 
   constructor(
     private readonly repoRoot: string,
@@ -148,20 +156,30 @@ export class TranscriptSpendReader {
   async spends(): Promise<Spend[]> {
     const out: Spend[] = [];
     for (const agent of transcriptAgents(this.repoRoot)) {
-      for (const file of sessionFiles(this.repoRoot, agent)) {
-        const s = await this.refresh(file);
-        out.push(...s.finished, ...openSpends(s, file, this.prices));
+      const files = sessionFileStats(this.repoRoot, agent);
+      if (files.length) this.newest.set(agent, files.at(-1)!.mtime);
+      for (const stat of files) {
+        const s = await this.refresh(stat);
+        out.push(...s.finished, ...openSpends(s, stat.file, this.prices));
       }
     }
     return out;
   }
 
-  private async refresh(file: string): Promise<Session> {
+  /** The mtime of the agent's newest transcript at the last `spends()` (its last model call or tool result). */
+  newestWrite(agent: string): number | undefined {
+    return this.newest.get(agent);
+  }
+
+  private async refresh({ file, size, mtime }: SessionFileStat): Promise<Session> {
     let s = this.sessions.get(file);
     if (!s) {
-      s = { agent: basename(dirname(file)), offset: 0, runs: 0, finished: [], open: [], openTask: null };
+      s = { agent: basename(dirname(file)), offset: 0, stamp: '', runs: 0, finished: [], open: [], openTask: null };
       this.sessions.set(file, s);
     }
+    const stamp = `${size}:${mtime}`;
+    if (stamp === s.stamp) return s;
+    s.stamp = stamp;
     const text = await readFrom(file, s.offset);
     const end = text.lastIndexOf('\n') + 1;
     s.offset += Buffer.byteLength(text.slice(0, end));

@@ -29,15 +29,30 @@ export function transcriptAgents(repoRoot: string): string[] {
     .sort();
 }
 
-/** The session files of one agent, oldest first (by modification time). */
-export function sessionFiles(repoRoot: string, agent: string): string[] {
+/** A session file with the stamp it was listed with. */
+export interface SessionFileStat {
+  file: string;
+  size: number;
+  mtime: number;
+}
+
+/** The session files of one agent with their size and mtime, oldest first; one stat each, files gone meanwhile left out. */
+export function sessionFileStats(repoRoot: string, agent: string): SessionFileStat[] {
   const dir = join(transcriptsRoot(repoRoot), agent);
   if (!ID_PATTERN.test(agent) || !existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .map((f) => ({ file: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
-    .sort((a, b) => a.mtime - b.mtime || a.file.localeCompare(b.file))
-    .map((x) => x.file);
+  const out: SessionFileStat[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.jsonl')) continue;
+    const file = join(dir, name);
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st) out.push({ file, size: st.size, mtime: st.mtimeMs });
+  }
+  return out.sort((a, b) => a.mtime - b.mtime || a.file.localeCompare(b.file));
+}
+
+/** The session files of one agent, oldest first (by modification time). */
+export function sessionFiles(repoRoot: string, agent: string): string[] {
+  return sessionFileStats(repoRoot, agent).map((x) => x.file);
 }
 
 /** Every complete, parseable line of `text`; a torn last line (being written) is skipped. */

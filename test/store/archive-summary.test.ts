@@ -1,0 +1,81 @@
+import { appendFile, open, stat, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MailboxStore } from '../../src/store/mailbox/index.js';
+import { appendArchive, archiveSummary, readArchive } from '../../src/store/mailbox/archive.js';
+import type { Message } from '../../src/store/types.js';
+import { tempRepo } from './temp-repo.js';
+
+let repo: Awaited<ReturnType<typeof tempRepo>>;
+beforeEach(async () => {
+  repo = await tempRepo();
+});
+afterEach(async () => repo.cleanup());
+
+const message = (id: string, content = `text of ${id}`): Message => ({
+  id,
+  from: 'lead',
+  to: 'w1',
+  type: 'message',
+  content,
+  ts: '2026-04-01T12:00:00.000Z',
+  metadata: {},
+});
+const archivePath = (): string => join(repo.root, '.mailboxes', 'archive', 'w1.jsonl');
+
+const STAMP_TIME = 1_780_000_000;
+
+/** Overwrites the file's bytes in place (same inode, same size) and puts its mtime back: a stamp that did not move. */
+async function rewriteKeepingStamp(file: string, text: string): Promise<void> {
+  const before = await stat(file);
+  const handle = await open(file, 'r+');
+  await handle.write(text.padEnd(before.size, ' ').slice(0, before.size), 0);
+  await handle.close();
+  await utimes(file, STAMP_TIME, STAMP_TIME);
+}
+
+describe('archive summaries (what top and status read every refresh)', () => {
+  it('give the same problems and latest message as a full read, for any archive', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constantFrom('a', 'b', 'c', 'd'), fc.constant('{torn')), { maxLength: 12 }),
+        async (lines) => {
+          const file = join(repo.root, `a-${Math.random().toString(36).slice(2)}.jsonl`);
+          const text = lines.map((l) => (l === '{torn' ? l : JSON.stringify(message(l)))).join('\n');
+          await appendFile(file, text === '' ? '' : `${text}\n`);
+          const full = await readArchive(file, 'x');
+          const summary = await archiveSummary(file, 'x');
+          expect(summary.problems).toEqual(full.problems);
+          expect(summary.latest).toEqual(full.messages.at(-1) ?? null);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('are parsed again only when the file changes', async () => {
+    await appendArchive(archivePath(), [message('m1'), message('m2')]);
+    await utimes(archivePath(), STAMP_TIME, STAMP_TIME);
+    expect((await archiveSummary(archivePath(), 'w1')).latest?.id).toBe('m2');
+    await rewriteKeepingStamp(archivePath(), 'not json at all');
+    const unchanged = await archiveSummary(archivePath(), 'w1');
+    expect(unchanged.problems).toEqual([]);
+    expect(unchanged.latest?.id).toBe('m2');
+    await appendArchive(archivePath(), [message('m3')]);
+    const grown = await archiveSummary(archivePath(), 'w1');
+    expect(grown.latest?.id).toBe('m3');
+    expect(grown.problems[0]?.message).toMatch(/invalid JSON/);
+  });
+
+  it('serve history(agent, 1) and problems() of the store; a gone archive is empty', async () => {
+    const mail = new MailboxStore(repo.root);
+    await appendArchive(archivePath(), [message('m1'), message('m2'), message('m1', 'again')]);
+    expect((await mail.history('w1', 1)).map((m) => m.id)).toEqual(['m2']);
+    expect((await mail.history('w1')).map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect(await mail.problems()).toEqual([]);
+    await appendFile(archivePath(), '{torn\n');
+    expect((await mail.problems()).map((p) => p.file)).toEqual([expect.stringContaining('w1.jsonl:4')]);
+    expect(await archiveSummary(join(repo.root, 'none.jsonl'), 'none')).toEqual({ problems: [], latest: null });
+  });
+});
