@@ -9,7 +9,6 @@
  * subagent's spending is inside its parent's result. A run belongs to the task
  * in its events' `parent_id`; `mail:<id>` runs answered messages.
  */
-import { open } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { costOf, type PriceOverrides } from '../model/pricing.js';
@@ -21,6 +20,7 @@ import {
   transcriptAgents,
   type SessionFileStat,
 } from './transcript-view.js';
+import { readSessionFrom } from './transcript-files.js';
 
 export const COST_GROUPINGS = ['teammate', 'task', 'model'] as const;
 export type CostGrouping = (typeof COST_GROUPINGS)[number];
@@ -180,7 +180,7 @@ export class TranscriptSpendReader {
     const stamp = `${size}:${mtime}`;
     if (stamp === s.stamp) return s;
     s.stamp = stamp;
-    const text = await readFrom(file, s.offset);
+    const text = await readSessionFrom(file, s.offset);
     const end = text.lastIndexOf('\n') + 1;
     s.offset += Buffer.byteLength(text.slice(0, end));
     for (const line of parseTranscriptText(text.slice(0, end))) this.feed(s, file, line);
@@ -207,22 +207,6 @@ export class TranscriptSpendReader {
   }
 }
 
-/** The bytes of `file` from `offset` on, as text; empty when the file is gone. */
-async function readFrom(file: string, offset: number): Promise<string> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-    const { size } = await handle.stat();
-    if (size <= offset) return '';
-    const buffer = Buffer.alloc(size - offset);
-    await handle.read(buffer, 0, buffer.length, offset);
-    return buffer.toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    await handle?.close();
-  }
-}
 
 const tokensOf = (u: Usage): TokenCounts => ({
   input: u.input_tokens,

@@ -13,6 +13,7 @@ import { emptyUsage, type ContentBlock, type Usage } from '../model/types.js';
 import { addUsage } from '../model/usage.js';
 import { ID_PATTERN } from '../store/types.js';
 import { toolResultText } from '../model/types.js';
+import { sessionNames } from './transcript-files.js';
 
 /** One parsed transcript line: a header or an AgentEvent, kept loose (files may come from older versions). */
 export type TranscriptLine = Record<string, unknown> & { type?: string };
@@ -36,13 +37,16 @@ export interface SessionFileStat {
   mtime: number;
 }
 
-/** The session files of one agent with their size and mtime, oldest first; one stat each, files gone meanwhile left out. */
+/**
+ * The session files of one agent (`.jsonl`, and `.jsonl.gz` once compressed:
+ * read them with readSessionText) with their size and mtime, oldest first;
+ * one stat each, files gone meanwhile left out.
+ */
 export function sessionFileStats(repoRoot: string, agent: string): SessionFileStat[] {
   const dir = join(transcriptsRoot(repoRoot), agent);
   if (!ID_PATTERN.test(agent) || !existsSync(dir)) return [];
   const out: SessionFileStat[] = [];
-  for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.jsonl')) continue;
+  for (const name of sessionNames(readdirSync(dir))) {
     const file = join(dir, name);
     const st = statSync(file, { throwIfNoEntry: false });
     if (st) out.push({ file, size: st.size, mtime: st.mtimeMs });
