@@ -6,27 +6,18 @@
  * (src/observe/transcript-files.ts); a crash between the rename and the unlink
  * leaves both, and the plain one wins until the next run redoes the step.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { rename, unlink, utimes } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { transcriptAgents, transcriptsRoot } from '../observe/transcript-view.js';
+import { writeDurably } from '../store/segments.js';
 
 export interface TranscriptCompression {
   /** Session files compressed (repo-relative). */
   compressed: string[];
   bytesBefore: number;
   bytesAfter: number;
-}
-
-function writeDurably(path: string, bytes: Buffer): void {
-  const fd = openSync(path, 'w', 0o644);
-  try {
-    writeSync(fd, bytes);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface Quiet {
