@@ -1,11 +1,25 @@
-import { appendFile, open, stat, utimes } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, open, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailboxStore } from '../../src/store/mailbox/index.js';
-import { appendArchive, archiveSummary, readArchive } from '../../src/store/mailbox/archive.js';
+import { appendArchive, readArchive } from '../../src/store/mailbox/archive.js';
+import { archiveSummary, summaryCacheOf } from '../../src/store/mailbox/archive-summary.js';
 import type { Message } from '../../src/store/types.js';
 import { tempRepo } from './temp-repo.js';
+import { TSX_LOADER } from '../support/race/spawn-ts.js';
+
+const SUMMARY_MODULE = fileURLToPath(new URL('../../src/store/mailbox/archive-summary.ts', import.meta.url));
+
+/** Runs `code` as an ES module in a fresh Node process (with tsx) and returns its stdout. */
+const runChild = (code: string): Promise<string> =>
+  new Promise((resolve, reject) =>
+    execFile(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', code], (err, out, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out),
+    ),
+  );
 
 let repo: Awaited<ReturnType<typeof tempRepo>>;
 beforeEach(async () => {
@@ -66,6 +80,30 @@ describe('archive summaries (what top and status read every refresh)', () => {
     const grown = await archiveSummary(archivePath(), 'w1');
     expect(grown.latest?.id).toBe('m3');
     expect(grown.problems[0]?.message).toMatch(/invalid JSON/);
+  });
+
+  it('with a cache file, a summary outlives the process that parsed it; a bad cache file is ignored', async () => {
+    await mkdir(join(repo.root, '.team', 'state'), { recursive: true });
+    await appendArchive(archivePath(), [message('m1'), message('m2')]);
+    await utimes(archivePath(), STAMP_TIME, STAMP_TIME);
+    const cache = summaryCacheOf(repo.root);
+    expect((await archiveSummary(archivePath(), 'w1', cache)).latest?.id).toBe('m2');
+    const saved = JSON.parse(await readFile(cache, 'utf8')) as Record<string, { latest: { id: string } }>;
+    expect(saved[archivePath()]?.latest.id).toBe('m2');
+    // Another process: a child reads the summary from the cache even though the archive's bytes changed in place.
+    await rewriteKeepingStamp(archivePath(), 'not json at all');
+    const child = await runChild(
+      `const { archiveSummary } = await import(${JSON.stringify(SUMMARY_MODULE)});` +
+        `const s = await archiveSummary(${JSON.stringify(archivePath())}, 'w1', ${JSON.stringify(cache)});` +
+        'console.log(JSON.stringify(s));',
+    );
+    expect(JSON.parse(child)).toMatchObject({ problems: [], latest: { id: 'm2' } });
+    await writeFile(cache, '{"x": 1, "' + archivePath() + '": {"stamp": 3}}');
+    const fresh = await runChild(
+      `const { archiveSummary } = await import(${JSON.stringify(SUMMARY_MODULE)});` +
+        `console.log(JSON.stringify(await archiveSummary(${JSON.stringify(archivePath())}, 'w1', ${JSON.stringify(cache)})));`,
+    );
+    expect(JSON.parse(fresh).problems[0].message).toMatch(/invalid JSON/);
   });
 
   it('serve history(agent, 1) and problems() of the store; a gone archive is empty', async () => {

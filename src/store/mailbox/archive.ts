@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, fsyncSync, readSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runsInline } from '../inline-io.js';
 import { openSyncMakingFolder } from '../open-sync.js';
@@ -97,30 +97,3 @@ function parseLine(
     : { ok: false, problems: problemsFromZod(label, parsed.error) };
 }
 
-/** What a reader that refreshes often needs of an archive: its problems and its newest message. */
-export interface ArchiveSummary {
-  problems: FileProblem[];
-  latest: Message | null;
-}
-
-const summaries = new Map<string, { stamp: string; summary: ArchiveSummary }>();
-
-/**
- * The archive's summary, parsed again only when its size, mtime or inode
- * changed: `teamd top` and `status` ask every refresh, and an archive of
- * 100,000 messages took most of a refresh to parse. Only the summary is kept.
- */
-export async function archiveSummary(file: string, label: string): Promise<ArchiveSummary> {
-  const st = await stat(file).catch(() => null);
-  if (st === null) {
-    summaries.delete(file);
-    return { problems: [], latest: null };
-  }
-  const stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
-  const known = summaries.get(file);
-  if (known?.stamp === stamp) return known.summary;
-  const { messages, problems } = await readArchive(file, label);
-  const summary = { problems, latest: messages.at(-1) ?? null };
-  summaries.set(file, { stamp, summary });
-  return summary;
-}
