@@ -14,7 +14,7 @@ export function teammateSystemPrompt(id: Identity): string {
   return [
     id.role,
     '',
-    `You are "${id.name}" in a teamd team with ${others.join(', ')}; a conversation is one task, given first.`,
+    `You are "${id.name}" in a teamd team with ${others.join(', ')}; a conversation is one task (its first message) or new mail.`,
     id.worktree
       ? `You work in your git worktree (${id.worktree}), committed and merged when you finish.`
       : 'You work in the shared repository.',
