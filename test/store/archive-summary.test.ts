@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { appendFile, mkdir, open, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -104,6 +104,9 @@ describe('archive summaries (what top and status read every refresh)', () => {
         `console.log(JSON.stringify(await archiveSummary(${JSON.stringify(archivePath())}, 'w1', ${JSON.stringify(cache)})));`,
     );
     expect(JSON.parse(fresh).problems[0].message).toMatch(/invalid JSON/);
+    const fifo = join(repo.root, '.team', 'state', 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    expect((await archiveSummary(archivePath(), 'w1', fifo)).problems[0]?.message).toMatch(/invalid JSON/);
   });
 
   it('serve history(agent, 1) and problems() of the store; a gone archive is empty', async () => {

@@ -8,12 +8,12 @@
  * else they live in it. The cache is soft state: a bad or stale entry is
  * ignored, a failed write leaves the old file.
  */
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../atomic.js';
 import { teamPaths } from '../paths.js';
+import { readStateSync, STATE_LIMITS } from '../state-file.js';
 import { MessageSchema, type FileProblem, type Message } from '../types.js';
 import { readArchive } from './archive.js';
 
@@ -38,15 +38,10 @@ function loadCache(cacheFile: string): Set<string> {
   if (known) return known;
   const files = new Set<string>();
   caches.set(cacheFile, files);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(cacheFile, 'utf8'));
-  } catch {
-    return files;
-  }
-  const parsed = z.record(z.string(), z.unknown()).safeParse(raw);
-  if (!parsed.success) return files;
-  for (const [file, value] of Object.entries(parsed.data)) {
+  // Through the safe reader: a FIFO, a link or a huge file there is refused, never read.
+  const read = readStateSync(cacheFile, z.record(z.string(), z.unknown()), STATE_LIMITS.mergeQueue);
+  if (read.kind !== 'ok') return files;
+  for (const [file, value] of Object.entries(read.value)) {
     const entry = EntrySchema.safeParse(value);
     if (!entry.success) continue;
     files.add(file);
