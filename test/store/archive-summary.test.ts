@@ -106,7 +106,8 @@ describe('archive summaries (what top and status read every refresh)', () => {
     expect(JSON.parse(fresh).problems[0].message).toMatch(/invalid JSON/);
     const fifo = join(repo.root, '.team', 'state', 'fifo.json');
     execFileSync('mkfifo', [fifo]);
-    expect((await archiveSummary(archivePath(), 'w1', fifo)).problems[0]?.message).toMatch(/invalid JSON/);
+    // Refused, not read (a read would block): this process's own summary answers.
+    expect((await archiveSummary(archivePath(), 'w1', fifo)).latest?.id).toBe('m2');
   });
 
   it('serve history(agent, 1) and problems() of the store; a gone archive is empty', async () => {
