@@ -3,8 +3,8 @@
  * writes for every strict object) is left out of what is sent: the tool's
  * zod schema still refuses an unknown field with a message naming it, and
  * the flag cost about 7 tokens per object in every request. The definition
- * itself keeps it, so the scripted model still refuses a script's unknown
- * field before the run (src/model/scripted/tool-check.ts).
+ * itself keeps it, so the in-process scripted model still refuses a script's
+ * unknown field before the run (src/model/scripted/tool-check.ts).
  */
 import type { ToolDefinition } from './types.js';
 
