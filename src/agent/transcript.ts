@@ -9,7 +9,8 @@
  * symlink) can make a read or write land outside the transcripts folder.
  */
 import { closeSync, constants, fstatSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { lstat, open, readFile, rename, unlink, utimes, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConversationMessageSchema, type ConversationMessage } from '../model/types.js';
@@ -169,11 +170,28 @@ function parseLines(file: string, text: string): Outcome<LoadedTranscript> {
   return { ok: true, value: { header: header.data, messages: foldMessages(messages), path: file } };
 }
 
+/**
+ * A session `teamd gc` compressed (`<session>.jsonl.gz`) goes back to its plain
+ * file before it is resumed, as the resumed run appends to it; its mtime is kept.
+ */
+async function restoreCompressed(file: string): Promise<void> {
+  if ((await lstat(file).catch(() => null)) !== null) return;
+  const gz = `${file}.gz`;
+  const info = await lstat(gz).catch(() => null);
+  if (!info?.isFile()) return;
+  const temp = `${file}.restore.tmp`;
+  await writeFile(temp, gunzipSync(await readFile(gz)), { flag: 'w', mode: 0o644 });
+  await utimes(temp, info.atime, info.mtime);
+  await rename(temp, file);
+  await unlink(gz);
+}
+
 /** Rebuilds a saved conversation. A missing, unreadable or foreign file is an error result, never a throw. */
 export async function loadTranscript(dir: string, sessionId: string): Promise<Outcome<LoadedTranscript>> {
   const path = transcriptPath(dir, sessionId);
   if (!path.ok) return path;
   try {
+    await restoreCompressed(path.value);
     return parseLines(path.value, await readNoFollow(path.value));
   } catch (error) {
     return { ok: false, error: `cannot read transcript ${path.value}: ${(error as Error).message}` };

@@ -1,5 +1,5 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { readSessionFrom } from '../observe/transcript-files.js';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
@@ -62,7 +62,7 @@ class FileTail {
   async poll(files: readonly string[]): Promise<void> {
     for (const file of files) {
       const from = this.offsets.get(file) ?? 0;
-      const text = await readFrom(file, from);
+      const text = await readSessionFrom(file, from);
       const end = text.lastIndexOf('\n') + 1;
       if (!end) continue;
       this.offsets.set(file, from + Buffer.byteLength(text.slice(0, end)));
@@ -71,21 +71,6 @@ class FileTail {
   }
 }
 
-async function readFrom(file: string, offset: number): Promise<string> {
-  try {
-    const handle = await open(file, 'r');
-    try {
-      const { size } = await handle.stat();
-      const buffer = Buffer.alloc(Math.max(0, size - offset));
-      await handle.read(buffer, 0, buffer.length, offset);
-      return buffer.toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return '';
-  }
-}
 
 /** One transcript session being printed: its renderer, and whether it belongs to `--task` (unknown until a line says). */
 interface SessionPrint {

@@ -10,11 +10,16 @@ import { TEAM_TOOL_NAMES, type TeamFacts } from '../observe/token-ledger.js';
 import { teammateSystemPrompt } from '../teammate/prompts.js';
 import { protocolTools, teamTools } from '../teammate/tools/index.js';
 import { builtinTools, toolDefinition } from '../tools/index.js';
+import { cronTools } from '../tools/cron/index.js';
+import { memorySearchTool, memoryWriteTool } from '../agent/memory/tools.js';
+import { wireTool } from '../model/wire-tools.js';
 
 export function teamFactsOf(config: TeamConfig): TeamFacts {
   const tokens = new Map<string, number>();
-  for (const tool of [...builtinTools(), ...teamTools(), ...protocolTools(true)])
-    tokens.set(tool.name, estimateToolTokens([toolDefinition(tool)]) - 1);
+  const known = [...builtinTools(), ...teamTools(), ...protocolTools(true), ...cronTools];
+  // Sized as sent (src/model/wire-tools.ts); the memory tools' schemas do not depend on their folder.
+  for (const tool of [...known, memoryWriteTool('.memory'), memorySearchTool('.memory')])
+    tokens.set(tool.name, estimateToolTokens([wireTool(toolDefinition(tool))]) - 1);
   const roster = rosterOf(config);
   const teamPrompt = new Map<string, number>();
   for (const mate of config.teammates) {

@@ -5,6 +5,7 @@ import { rosterOf } from '../config/load.js';
 import type { TeamConfig } from '../config/schema.js';
 import { EventLog } from '../observe/event-log.js';
 import { parseTranscriptText, sessionFiles, TranscriptRenderer } from '../observe/transcript-view.js';
+import { isCompressed, readSessionText } from '../observe/transcript-files.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { answerRequest } from '../teammate/requests.js';
 
@@ -24,6 +25,10 @@ export interface DashboardActions {
 const TAIL_BYTES = 256 * 1024;
 
 export async function readTail(file: string): Promise<string> {
+  if (isCompressed(file)) {
+    const text = readSessionText(file);
+    return text.length <= TAIL_BYTES ? text : text.slice(text.indexOf('\n', text.length - TAIL_BYTES) + 1);
+  }
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();

@@ -10,6 +10,7 @@ import {
 } from '../observe/cost.js';
 import { readTeamStatus, type TeamStatus } from '../observe/status.js';
 import { MailboxStore } from '../store/mailbox/index.js';
+import { summaryCacheOf } from '../store/mailbox/archive-summary.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { BudgetState } from '../observe/budget.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
@@ -76,7 +77,7 @@ function taskNodes(store: TaskStore): TaskNode[] {
 }
 
 async function mailboxViews(repoRoot: string, config: TeamConfig): Promise<MailboxView[]> {
-  const store = new MailboxStore(repoRoot);
+  const store = new MailboxStore(repoRoot, { summaryCache: summaryCacheOf(repoRoot) });
   const withInbox = await store.agents();
   const agents = [...new Set([...rosterOf(config).filter((a) => a !== 'user'), ...withInbox])];
   const views: MailboxView[] = [];
@@ -107,13 +108,16 @@ export async function readDashboardState(
   if (!options.feed) feed.close();
   const events = feed.recent;
   const statuses = readAgentStatuses(repoRoot);
+  // The cost report refreshes the reader first: its listing of the transcripts gives the newest writes.
+  const cost = await costReport(repoRoot, 'teammate', { prices: config.prices, reader: options.reader });
+  const reader = options.reader;
   const progress = lastProgressTimes(
     repoRoot,
     statuses.map((s) => s.name),
     events,
+    reader && ((agent) => reader.newestWrite(agent)),
   );
   const stalls = findStalls(statuses, progress, config.stallAfterMs, now);
-  const cost = await costReport(repoRoot, 'teammate', { prices: config.prices, reader: options.reader });
   const budget = decideBudget(Object.fromEntries(cost.rows.map((r) => [r.key, r.costUsd])), config);
   return {
     now,

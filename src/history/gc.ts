@@ -1,8 +1,8 @@
 /**
  * `teamd gc`, and the lead's periodic run of it: finished tasks to the
  * archive, the event log, the daemon log and the mailbox archives rotated
- * and compressed, old segments deleted, merged task branches pruned (unless
- * `keepBranches`). Each step is safe to interrupt and to run again.
+ * and compressed, finished transcripts compressed, old segments deleted,
+ * merged task branches pruned (unless `keepBranches`). Each step is safe to interrupt and to run again.
  */
 import { basename, dirname } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
@@ -13,6 +13,7 @@ import { teamPaths } from '../store/paths.js';
 import { TaskStore } from '../store/tasks/index.js';
 import { deleteBranches, mergedTaskBranches } from './branches.js';
 import { rotateLog } from './rotation.js';
+import { compressTranscripts } from './transcripts.js';
 import type { GcReport, LogRotation, RotationPolicy } from './types.js';
 
 export interface GcOptions {
@@ -57,6 +58,9 @@ export async function collectGarbage(
   const before = new Date(now - config.history.archiveTasksAfterMs);
   report.archivedTasks = await tasks.archiveFinished(before, { dryRun: o.dryRun });
   report.logs.push(...(await rotateLogs(repoRoot, config, o, now, report.notes)));
+  const sessions = await compressTranscripts(repoRoot, config.history.compressAfterMs, { now, dryRun: o.dryRun });
+  if (sessions.compressed.length)
+    report.logs.push({ file: '.team/state/transcripts', rotated: null, pruned: [], ...sessions });
   await pruneBranches(repoRoot, config, tasks, o, report);
   return report;
 }

@@ -13,6 +13,7 @@ import {
   type ConversationMessage,
   type ToolDefinition,
 } from './types.js';
+import { wireTool } from './wire-tools.js';
 
 export const EPHEMERAL = { type: 'ephemeral' } as const;
 type CacheMark = { cache_control?: typeof EPHEMERAL };
@@ -30,7 +31,7 @@ export const systemWithCache = (system: string): WireSystem | undefined =>
 
 export function toolsWithCache(tools: ToolDefinition[]): WireTool[] {
   return tools.map((tool, i) =>
-    i === tools.length - 1 ? { ...tool, cache_control: EPHEMERAL } : { ...tool },
+    i === tools.length - 1 ? { ...wireTool(tool), cache_control: EPHEMERAL } : { ...wireTool(tool) },
   );
 }
 

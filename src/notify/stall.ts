@@ -69,12 +69,18 @@ export function lastProgressTimes(
   repoRoot: string,
   agents: readonly string[],
   events: readonly LoggedEvent[],
+  /** The newest transcript write per agent when the caller knows it already (`teamd top`'s reader): no listing. */
+  newestWrite?: (agent: string) => number | undefined,
 ): Record<string, number> {
   const times: Record<string, number> = {};
   const bump = (agent: string, t: number): void => {
     if (Number.isFinite(t) && t > (times[agent] ?? 0)) times[agent] = t;
   };
   for (const agent of agents) {
+    if (newestWrite) {
+      bump(agent, newestWrite(agent) ?? NaN);
+      continue;
+    }
     const newest = sessionFiles(repoRoot, agent).at(-1);
     if (newest) bump(agent, statSync(newest, { throwIfNoEntry: false })?.mtimeMs ?? NaN);
   }

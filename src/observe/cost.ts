@@ -9,13 +9,18 @@
  * subagent's spending is inside its parent's result. A run belongs to the task
  * in its events' `parent_id`; `mail:<id>` runs answered messages.
  */
-import { open } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { costOf, type PriceOverrides } from '../model/pricing.js';
 import { emptyUsage, type Usage } from '../model/types.js';
 import { addUsage } from '../model/usage.js';
-import { parseTranscriptText, sessionFiles, transcriptAgents } from './transcript-view.js';
+import {
+  parseTranscriptText,
+  sessionFileStats,
+  transcriptAgents,
+  type SessionFileStat,
+} from './transcript-view.js';
+import { readSessionFrom } from './transcript-files.js';
 
 export const COST_GROUPINGS = ['teammate', 'task', 'model'] as const;
 export type CostGrouping = (typeof COST_GROUPINGS)[number];
@@ -84,6 +89,8 @@ interface Call {
 interface Session {
   agent: string;
   offset: number;
+  /** The file's size and mtime when last read: an unchanged file is not opened again. */
+  stamp: string;
   runs: number;
   finished: Spend[];
   open: Call[];
@@ -138,6 +145,7 @@ function openSpends(s: Session, file: string, prices: PriceOverrides): Spend[] {
  */
 export class TranscriptSpendReader {
   private readonly sessions = new Map<string, Session>();
+  private readonly newest = new Map<string, number>();
 
   constructor(
     private readonly repoRoot: string,
@@ -148,21 +156,31 @@ export class TranscriptSpendReader {
   async spends(): Promise<Spend[]> {
     const out: Spend[] = [];
     for (const agent of transcriptAgents(this.repoRoot)) {
-      for (const file of sessionFiles(this.repoRoot, agent)) {
-        const s = await this.refresh(file);
-        out.push(...s.finished, ...openSpends(s, file, this.prices));
+      const files = sessionFileStats(this.repoRoot, agent);
+      if (files.length) this.newest.set(agent, files.at(-1)!.mtime);
+      for (const stat of files) {
+        const s = await this.refresh(stat);
+        out.push(...s.finished, ...openSpends(s, stat.file, this.prices));
       }
     }
     return out;
   }
 
-  private async refresh(file: string): Promise<Session> {
+  /** The mtime of the agent's newest transcript at the last `spends()` (its last model call or tool result). */
+  newestWrite(agent: string): number | undefined {
+    return this.newest.get(agent);
+  }
+
+  private async refresh({ file, size, mtime }: SessionFileStat): Promise<Session> {
     let s = this.sessions.get(file);
     if (!s) {
-      s = { agent: basename(dirname(file)), offset: 0, runs: 0, finished: [], open: [], openTask: null };
+      s = { agent: basename(dirname(file)), offset: 0, stamp: '', runs: 0, finished: [], open: [], openTask: null };
       this.sessions.set(file, s);
     }
-    const text = await readFrom(file, s.offset);
+    const stamp = `${size}:${mtime}`;
+    if (stamp === s.stamp) return s;
+    s.stamp = stamp;
+    const text = await readSessionFrom(file, s.offset);
     const end = text.lastIndexOf('\n') + 1;
     s.offset += Buffer.byteLength(text.slice(0, end));
     for (const line of parseTranscriptText(text.slice(0, end))) this.feed(s, file, line);
@@ -189,22 +207,6 @@ export class TranscriptSpendReader {
   }
 }
 
-/** The bytes of `file` from `offset` on, as text; empty when the file is gone. */
-async function readFrom(file: string, offset: number): Promise<string> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-    const { size } = await handle.stat();
-    if (size <= offset) return '';
-    const buffer = Buffer.alloc(size - offset);
-    await handle.read(buffer, 0, buffer.length, offset);
-    return buffer.toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    await handle?.close();
-  }
-}
 
 const tokensOf = (u: Usage): TokenCounts => ({
   input: u.input_tokens,

@@ -10,6 +10,7 @@ import { readPause, type PauseState } from '../lead/pause-file.js';
 import { runningLeadPid } from '../lead/pid-lock.js';
 import { CronStore } from '../store/cron/index.js';
 import { MailboxStore } from '../store/mailbox/index.js';
+import { summaryCacheOf } from '../store/mailbox/archive-summary.js';
 import { TaskStore } from '../store/tasks/index.js';
 import { teamFolderProblems } from '../store/team-folders.js';
 import { recentHookFailures } from '../hooks/failure-log.js';
@@ -90,7 +91,7 @@ export async function readTeamStatus(
       model: s?.model ?? t.model ?? config.model,
     };
   });
-  const mailbox = new MailboxStore(repoRoot);
+  const mailbox = new MailboxStore(repoRoot, { summaryCache: summaryCacheOf(repoRoot) });
   const cron = await cronSection(repoRoot, now);
   return {
     lead: { running: pid !== null, pid, paused: pid !== null ? readPause(repoRoot) : null },

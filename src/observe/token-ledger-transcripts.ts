@@ -5,10 +5,10 @@
  * compaction), its tools the session's `init` list, its task the `Task <id>:`
  * the conversation began with (`mail` for a mail session).
  */
-import { readFileSync } from 'node:fs';
 import { foldMessages } from '../agent/history.js';
 import { ConversationMessageSchema, type ConversationMessage, type Usage } from '../model/types.js';
 import { usageOf } from '../model/usage.js';
+import { readSessionText } from './transcript-files.js';
 import { coordinationOfCall, type LedgerCall, type TeamFacts } from './token-ledger.js';
 import {
   parseTranscriptText,
@@ -70,7 +70,7 @@ export function ledgerCallsFromTranscripts(repoRoot: string, facts: TeamFacts): 
   for (const agent of transcriptAgents(repoRoot)) {
     for (const file of sessionFiles(repoRoot, agent)) {
       const state: SessionState = { agent, tools: [], messages: [], task: 'other' };
-      for (const line of parseTranscriptText(readFileSync(file, 'utf8'))) accept(state, line, facts, calls);
+      for (const line of parseTranscriptText(readSessionText(file))) accept(state, line, facts, calls);
     }
   }
   return calls;

@@ -13,6 +13,7 @@ import { emptyUsage, type ContentBlock, type Usage } from '../model/types.js';
 import { addUsage } from '../model/usage.js';
 import { ID_PATTERN } from '../store/types.js';
 import { toolResultText } from '../model/types.js';
+import { sessionNames } from './transcript-files.js';
 
 /** One parsed transcript line: a header or an AgentEvent, kept loose (files may come from older versions). */
 export type TranscriptLine = Record<string, unknown> & { type?: string };
@@ -29,15 +30,33 @@ export function transcriptAgents(repoRoot: string): string[] {
     .sort();
 }
 
-/** The session files of one agent, oldest first (by modification time). */
-export function sessionFiles(repoRoot: string, agent: string): string[] {
+/** A session file with the stamp it was listed with. */
+export interface SessionFileStat {
+  file: string;
+  size: number;
+  mtime: number;
+}
+
+/**
+ * The session files of one agent (`.jsonl`, and `.jsonl.gz` once compressed:
+ * read them with readSessionText) with their size and mtime, oldest first;
+ * one stat each, files gone meanwhile left out.
+ */
+export function sessionFileStats(repoRoot: string, agent: string): SessionFileStat[] {
   const dir = join(transcriptsRoot(repoRoot), agent);
   if (!ID_PATTERN.test(agent) || !existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .map((f) => ({ file: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
-    .sort((a, b) => a.mtime - b.mtime || a.file.localeCompare(b.file))
-    .map((x) => x.file);
+  const out: SessionFileStat[] = [];
+  for (const name of sessionNames(readdirSync(dir))) {
+    const file = join(dir, name);
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st) out.push({ file, size: st.size, mtime: st.mtimeMs });
+  }
+  return out.sort((a, b) => a.mtime - b.mtime || a.file.localeCompare(b.file));
+}
+
+/** The session files of one agent, oldest first (by modification time). */
+export function sessionFiles(repoRoot: string, agent: string): string[] {
+  return sessionFileStats(repoRoot, agent).map((x) => x.file);
 }
 
 /** Every complete, parseable line of `text`; a torn last line (being written) is skipped. */

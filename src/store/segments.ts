@@ -91,7 +91,8 @@ export function readSegmentText(segment: Pick<Segment, 'path' | 'compressed'>): 
   return (segment.compressed ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
-function writeDurably(path: string, bytes: Buffer): void {
+/** Writes `bytes` to a new file and fsyncs it (the temp file of an atomic replace). */
+export function writeDurably(path: string, bytes: Buffer): void {
   const fd = openSync(path, 'w', 0o644);
   try {
     writeSync(fd, bytes);

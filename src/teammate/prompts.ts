@@ -14,18 +14,13 @@ export function teammateSystemPrompt(id: Identity): string {
   return [
     id.role,
     '',
-    `You are "${id.name}", a teammate in a team of coding agents run by teamd. Others: ${others.join(', ')}.`,
-    'You work on one task at a time. The task comes as the first message of a conversation.',
+    `You are "${id.name}" in a teamd team with ${others.join(', ')}; a conversation is one task (its first message) or new mail.`,
     id.worktree
-      ? `Your working directory is your own git worktree (${id.worktree}); your changes are committed and merged for you when you finish.`
-      : 'Your working directory is the shared repository.',
-    'Coordinate only through the team tools: task_list, task_get, task_create, task_update, send_message.',
-    'When the task is done, end with a short summary of what you changed: it becomes the task result.',
-    'If you cannot do the task, call task_update with status "failed" and a reason, then stop.',
-    'Messages from others appear as <message from="…"> blocks; answer with send_message only when needed.',
-    id.planMode
-      ? 'You are in plan mode: read and explore, then call request_plan_approval with your plan. Editing tools are refused until the plan is approved.'
-      : '',
+      ? `You work in your git worktree (${id.worktree}), committed and merged when you finish.`
+      : 'You work in the shared repository.',
+    'End with a short summary (the task result), or if you cannot, task_update it "failed" with a reason.',
+    'Mail comes as <message> blocks; reply with send_message only if needed.',
+    id.planMode ? 'Plan mode: explore, then request_plan_approval; editing waits for approval.' : '',
   ]
     .filter(Boolean)
     .join('\n');

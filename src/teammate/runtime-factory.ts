@@ -116,7 +116,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     transcriptDir: transcriptsDir(data.repoRoot, host.name),
     prices: data.team.prices,
     onEvent: forwarding(host, spec.onEvent),
-    role: cfg.role,
+    // The role opens the system prompt: not repeated in the session context.
     subagents: {},
     memory: {},
     mcp: existsSync(join(data.repoRoot, '.mcp.json')),

@@ -4,13 +4,13 @@ import { backgroundShells, describeStatus } from './bash-background.js';
 import { defineTool } from './types.js';
 
 const BashKillInput = z.strictObject({
-  bash_id: z.string().min(1).describe('The id `bash` returned for a background command, e.g. bash-1.'),
+  bash_id: z.string().min(1).describe('e.g. bash-1'),
 });
 
 export const bashKillTool = defineTool({
   name: 'bash_kill',
   description:
-    'Stop a background command started with bash run_in_background (its whole process group). No <task_notification> follows for a command you stopped.',
+    'Stop a background bash command (no <task_notification> follows).',
   inputSchema: BashKillInput,
   // It only stops the agent's own background processes: nothing in the repository changes.
   isReadOnly: () => true,

@@ -9,11 +9,11 @@ import { createCappedOutput } from './output-cap.js';
 import { defineTool, type ToolOutput } from './types.js';
 
 const BashOutputInput = z.strictObject({
-  bash_id: z.string().min(1).describe('The id `bash` returned for a background command, e.g. bash-1.'),
+  bash_id: z.string().min(1).describe('e.g. bash-1'),
   filter: z
     .string()
     .optional()
-    .describe('A regular expression: only new lines matching it are shown (the others are still consumed).'),
+    .describe('Regex: show only matching lines'),
 });
 
 function filtered(text: string, filter: string | undefined): { text: string } | { error: string } {
@@ -39,8 +39,7 @@ const unknownId = (id: string, known: string[]): ToolOutput => ({
 export const bashOutputTool = defineTool({
   name: 'bash_output',
   description: [
-    'Read the new output of a background command started with bash run_in_background: everything it wrote since your last bash_output call for that id, and its status (running, or its exit code).',
-    'Use `filter` (a regex) to see only matching lines.',
+    'New output and status of a background bash command.',
   ].join('\n'),
   inputSchema: BashOutputInput,
   isReadOnly: () => true,

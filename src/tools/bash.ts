@@ -24,7 +24,7 @@ export const BASH_LIMITS = {
 } as const;
 
 const BashInput = z.strictObject({
-  command: z.string().min(1).describe('The command line to run with bash -c.'),
+  command: z.string().min(1).describe('Run with bash -c'),
   timeout: z
     .number()
     .int()
@@ -32,14 +32,14 @@ const BashInput = z.strictObject({
     .max(BASH_LIMITS.maxTimeoutMs)
     .optional()
     .describe(
-      `Milliseconds before the command is killed (default ${BASH_LIMITS.defaultTimeoutMs}, at most ${BASH_LIMITS.maxTimeoutMs}).`,
+      'ms',
     ),
-  description: z.string().optional().describe('A few words saying what the command does, for the log.'),
+  description: z.string().optional().describe('A few words'),
   run_in_background: z
     .boolean()
     .optional()
     .describe(
-      'Start the command and return its id at once; read its output with bash_output, stop it with bash_kill. You are notified when it ends.',
+      'For servers, watchers, long builds',
     ),
 });
 type BashInput = z.infer<typeof BashInput>;
@@ -47,12 +47,8 @@ type BashInput = z.infer<typeof BashInput>;
 export const bashTool = defineTool({
   name: 'bash',
   description: [
-    'Run a shell command (bash -c) in the current directory and return its combined stdout/stderr and exit code.',
-    'A `cd` carries over to the next call, but never outside the working directory.',
-    `Default timeout ${BASH_LIMITS.defaultTimeoutMs / 1000} s (max ${BASH_LIMITS.maxTimeoutMs / 1000} s); long output keeps its start and end.`,
-    'No terminal and no stdin: interactive commands will fail. Processes left running when the command ends are stopped.',
-    'For long-running commands (servers, watchers, long builds) set run_in_background: you get an id at once, read new output with bash_output, stop it with bash_kill, and a <task_notification> with its exit code arrives when it ends. A background command runs in the current directory but its `cd` does not carry over.',
-    'Prefer read/grep/glob/edit over cat/grep/find/sed for files.',
+    `Run a shell command (no stdin; timeout ${BASH_LIMITS.defaultTimeoutMs / 1000} s); a \`cd\` carries over. In the background:`,
+    'bash_output reads, bash_kill stops, a <task_notification> tells the end. Prefer read/grep/glob/edit for files.',
   ].join('\n'),
   inputSchema: BashInput,
   isReadOnly: (input) => classifyCommand(input.command).readOnly,

@@ -10,24 +10,21 @@ import { resolveWritable } from './writable.js';
 import { writeGuarded } from './write-guard.js';
 
 const EditInput = z.strictObject({
-  file_path: z.string().min(1).describe('The file to change, absolute or relative to the current directory.'),
+  file_path: z.string().min(1),
   old_string: z
     .string()
-    .describe('The exact text to replace, including whitespace. Empty only to create a new file.'),
-  new_string: z.string().describe('The text to put in its place.'),
+    .describe('Exact, whitespace included'),
+  new_string: z.string(),
   replace_all: z
     .boolean()
-    .default(false)
-    .describe('Replace every occurrence instead of requiring exactly one.'),
+    .default(false),
 });
 type EditInput = z.infer<typeof EditInput>;
 
 export const editTool = defineTool({
   name: 'edit',
   description: [
-    'Replace exact text in a file: `old_string` must occur exactly once (add surrounding lines to make it unique),',
-    'or set `replace_all` to replace every occurrence. Returns a unified diff.',
-    'The file must have been read first. With an empty `old_string` and a file that does not exist, creates it.',
+    'Replace text in a file you read; `old_string` must be unique unless `replace_all`. An empty one creates a new file.',
   ].join('\n'),
   inputSchema: EditInput,
   isReadOnly: () => false,

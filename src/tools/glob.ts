@@ -10,19 +10,18 @@ import { defineTool } from './types.js';
 export const GLOB_LIMITS = { maxResults: 200 } as const;
 
 const GlobInput = z.strictObject({
-  pattern: z.string().min(1).describe('A glob such as `**/*.ts` or `src/**/test-*.js`, relative to `path`.'),
-  path: z.string().optional().describe('The folder to search in (default: the current directory).'),
+  pattern: z.string().min(1).describe('e.g. `src/**/*.ts`'),
+  path: z.string().optional().describe('Folder (default: current)'),
   sort: z
     .enum(['mtime', 'name'])
     .default('mtime')
-    .describe('`mtime`: most recently modified first (default); `name`: by path.'),
+    .describe('mtime: newest first'),
 });
 
 export const globTool = defineTool({
   name: 'glob',
   description: [
-    'Find files by name pattern (`**/*.ts`, `src/**/*.test.ts`, `*.{json,yaml}`). Returns paths, newest first.',
-    `Skips .git and node_modules; at most ${GLOB_LIMITS.maxResults} results. Use grep to search file contents.`,
+    `Find files by glob (skips .git, node_modules; at most ${GLOB_LIMITS.maxResults}).`,
   ].join('\n'),
   inputSchema: GlobInput,
   isReadOnly: () => true,

@@ -19,29 +19,26 @@ export const GREP_LIMITS = {
 const Context = z.number().int().min(0).max(50).optional();
 
 const GrepInput = z.strictObject({
-  pattern: z.string().min(1).describe('A regular expression (ripgrep syntax; `\\bfoo\\(` etc.).'),
-  path: z.string().optional().describe('A folder or file to search (default: the current directory).'),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. `*.ts` or `src/**/*.{js,ts}`.'),
+  pattern: z.string().min(1).describe('Regex (ripgrep syntax)'),
+  path: z.string().optional().describe('Folder or file'),
+  glob: z.string().optional().describe('e.g. `*.ts`'),
   output_mode: z
     .enum(['files_with_matches', 'content', 'count'])
-    .default('files_with_matches')
-    .describe('`files_with_matches` (default): paths; `content`: matching lines; `count`: matches per file.'),
-  '-i': z.boolean().optional().describe('Case-insensitive.'),
-  '-n': z.boolean().optional().describe('Line numbers in content mode (default true).'),
-  '-A': Context.describe('Lines of context after each match (content mode).'),
-  '-B': Context.describe('Lines of context before each match (content mode).'),
-  '-C': Context.describe('Lines of context before and after each match (content mode).'),
-  multiline: z.boolean().optional().describe('Let a match span lines (`.` matches newlines).'),
-  head_limit: z.number().int().min(1).optional().describe('Show at most this many files, lines or counts.'),
+    .default('files_with_matches'),
+  '-i': z.boolean().optional(),
+  '-n': z.boolean().optional(),
+  '-A': Context,
+  '-B': Context,
+  '-C': Context,
+  multiline: z.boolean().optional().describe('`.` matches newlines'),
+  head_limit: z.number().int().min(1).optional(),
 });
 type GrepInput = z.infer<typeof GrepInput>;
 
 export const grepTool = defineTool({
   name: 'grep',
   description: [
-    'Search file contents with a regular expression (ripgrep when installed, else a built-in search).',
-    'output_mode: files_with_matches (default), content (lines, with -n/-A/-B/-C), count. Filter files with `glob`.',
-    'Skips .git, node_modules and binary files. Prefer this over running grep or rg through bash.',
+    'Search file contents by regex (content mode: lines). Prefer it to grep/rg in bash.',
   ].join('\n'),
   inputSchema: GrepInput,
   isReadOnly: () => true,

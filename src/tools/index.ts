@@ -47,13 +47,32 @@ export function toolDefinition(tool: AnyTool): ToolDefinition {
 
 const definitions = new WeakMap<object, ToolDefinition>();
 
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Drops what zod writes that tells the model nothing, in every request: the
+ * safe-integer bounds of `.int()`, the regex of a `format` (an ISO date's
+ * is 100 tokens) and `minLength: 1`. The input is still checked by the zod schema.
+ */
+function leanJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(leanJsonSchema);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = leanJsonSchema(value);
+  if (out.maximum === SAFE) delete out.maximum;
+  if (out.minimum === -SAFE) delete out.minimum;
+  if (typeof out.format === 'string') delete out.pattern;
+  if (out.minLength === 1) delete out.minLength;
+  return out;
+}
+
 /** Converting a schema costs far more than a model turn's bookkeeping; every session asks again, so keep it. */
 const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
 
 function jsonSchemaOf(schema: AnyTool['inputSchema']): Record<string, unknown> {
   const known = jsonSchemas.get(schema);
   if (known) return known;
-  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  const json = leanJsonSchema(z.toJSONSchema(schema, { io: 'input' })) as Record<string, unknown>;
   delete json.$schema;
   jsonSchemas.set(schema, json);
   return json;

@@ -20,23 +20,21 @@ export const READ_LIMITS = {
 } as const;
 
 const ReadInput = z.strictObject({
-  file_path: z.string().min(1).describe('The file to read, absolute or relative to the current directory.'),
-  offset: z.number().int().min(1).optional().describe('The 1-based line number to start at (default 1).'),
+  file_path: z.string().min(1),
+  offset: z.number().int().min(1).optional().describe('1-based'),
   limit: z
     .number()
     .int()
     .min(1)
     .optional()
-    .describe(`How many lines to read (default ${READ_LIMITS.defaultLines}).`),
+    .describe(`Lines to read (default ${READ_LIMITS.defaultLines})`),
 });
 type ReadInput = z.infer<typeof ReadInput>;
 
 export const readTool = defineTool({
   name: 'read',
   description: [
-    'Read a text file. Lines are numbered (`   12\\tcode`); the number and tab are not part of the file.',
-    `Reads up to ${READ_LIMITS.defaultLines} lines from \`offset\`; long files say how to continue.`,
-    'You must read a file before you edit or overwrite it.',
+    'Read a text file, lines numbered (`12\\t`, not in the file); read before editing.',
   ].join('\n'),
   inputSchema: ReadInput,
   isReadOnly: () => true,

@@ -6,17 +6,17 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from './types.js';
 
 export const TodoItemSchema = z.strictObject({
-  content: z.string().min(1).describe('What to do, in the imperative ("Fix the parser test").'),
+  content: z.string().min(1).describe('"Fix the test"'),
   status: z.enum(['pending', 'in_progress', 'completed']),
   activeForm: z
     .string()
     .optional()
-    .describe('The same in the present continuous ("Fixing the parser test"), shown while in progress.'),
+    .describe('"Fixing the test"'),
 });
 export type TodoItem = z.infer<typeof TodoItemSchema>;
 
 const TodoWriteInput = z.strictObject({
-  todos: z.array(TodoItemSchema).describe('The complete, updated list.'),
+  todos: z.array(TodoItemSchema),
 });
 
 /** The session key holding the current list (TodoItem[]). */
@@ -25,8 +25,7 @@ export const SESSION_TODOS_KEY = 'todos';
 export const todoWriteTool = defineTool({
   name: 'todo_write',
   description: [
-    'Keep your plan for this task as a todo list. Send the whole updated list each time.',
-    'Use it for work with several steps: mark one item in_progress before starting it, completed as soon as it is done.',
+    'Your plan of several steps: the whole list each time, one item in_progress.',
   ].join('\n'),
   inputSchema: TodoWriteInput,
   // It changes only the agent's own notes, never the world: no permission needed, allowed in plan mode.

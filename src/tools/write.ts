@@ -7,15 +7,14 @@ import { resolveWritable } from './writable.js';
 import { writeGuarded } from './write-guard.js';
 
 const WriteInput = z.strictObject({
-  file_path: z.string().min(1).describe('The file to write, absolute or relative to the current directory.'),
-  content: z.string().describe('The complete new content of the file.'),
+  file_path: z.string().min(1),
+  content: z.string(),
 });
 
 export const writeTool = defineTool({
   name: 'write',
   description: [
-    'Create a file, or overwrite an existing one with new content. Missing folders are created.',
-    'An existing file must have been read first (and not changed since); prefer `edit` for changes to existing files.',
+    'Create or overwrite a file; read an existing one first (prefer `edit`).',
   ].join('\n'),
   inputSchema: WriteInput,
   isReadOnly: () => false,

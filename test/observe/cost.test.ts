@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -133,6 +133,17 @@ describe('costReport', () => {
     expect(after.running).toBe(0);
     expect(after.rows[0]).toMatchObject({ key: 'worker-1', costUsd: expect.closeTo(0.5004, 10), runs: 2 });
     expect(groupSpends(await reader.spends(), 'teammate')).toEqual(after);
+  });
+
+  it('knows each agent\'s newest transcript write from its own listing (top needs no second one)', async () => {
+    const reader = new TranscriptSpendReader(root);
+    const first = groupSpends(await reader.spends(), 'teammate');
+    const file = join(root, '.team', 'state', 'transcripts', 'worker-1', 'a-parser.jsonl');
+    expect(reader.newestWrite('worker-1')).toBe(statSync(file).mtimeMs);
+    expect(reader.newestWrite('nobody')).toBeUndefined();
+    utimesSync(file, 1_780_000_000, 1_780_000_000);
+    expect(groupSpends(await reader.spends(), 'teammate')).toEqual(first);
+    expect(reader.newestWrite('worker-1')).toBe(1_780_000_000_000);
   });
 });
 

@@ -12,29 +12,22 @@ const MemoryWriteInput = z.strictObject({
   name: z
     .string()
     .min(1)
-    .describe('A short id for the memory, e.g. "test-command" (letters, digits, . _ -).'),
+    .describe('e.g. "test-command"'),
   description: z
     .string()
     .min(1)
     .max(300)
-    .describe('One line saying what the memory is about (it goes into the index).'),
+    .describe('One line'),
   type: z
     .string()
     .default('project')
-    .describe(
-      'user (about the people you work for), project (about this code base), feedback (how to work), reference, …',
-    ),
-  content: z
-    .string()
-    .min(1)
-    .describe(
-      'The memory itself, in Markdown. Writing an existing name replaces it (the old version is kept).',
-    ),
+    .describe('user, project, feedback, reference'),
+  content: z.string().min(1),
 });
 
 const MemorySearchInput = z.strictObject({
-  query: z.string().min(1).describe('What you are looking for (keywords).'),
-  limit: z.number().int().min(1).max(20).default(5).describe('At most this many memories (default 5).'),
+  query: z.string().min(1),
+  limit: z.number().int().min(1).max(20).default(5),
 });
 
 const BODY_CHARS = 4_000;
@@ -52,7 +45,7 @@ export function memoryWriteTool(dir: string): AnyTool {
   return defineTool({
     name: 'memory_write',
     description:
-      'Save something worth remembering in later sessions (a fact about the project, a preference, a lesson) as a memory file in .memory/. Keep one topic per memory; update a memory by writing its name again.',
+      'Save a fact or lesson for later sessions (.memory/), one topic per name.',
     inputSchema: MemoryWriteInput,
     isReadOnly: () => false,
     isConcurrencySafe: () => false,
@@ -81,7 +74,7 @@ export function memorySearchTool(dir: string, options: Pick<MemoryOptions, 'sear
   return defineTool({
     name: 'memory_search',
     description:
-      'Search the memories of earlier sessions (.memory/; their index is in your session context) by keywords over their names, descriptions and contents; returns the matching memories in full.',
+      'Find memories by keywords; returns them in full.',
     inputSchema: MemorySearchInput,
     isReadOnly: () => true,
     isConcurrencySafe: () => true,

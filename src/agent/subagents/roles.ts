@@ -18,7 +18,7 @@ import { GENERAL_PURPOSE, SubagentRoleSchema, type SubagentRole, type SubagentRo
 export const GENERAL_PURPOSE_ROLE: SubagentRole = {
   name: GENERAL_PURPOSE,
   description:
-    'A general agent for research, searching the code, and multi-step side tasks; it has the same tools as you (except task).',
+    'Research and side tasks, with your tools.',
   prompt: [
     'You are a subagent: another agent gave you one task. Do it with the tools you have,',
     'then answer with a concise, complete report of what you found or did: it is all the other agent will see.',

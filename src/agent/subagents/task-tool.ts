@@ -12,26 +12,23 @@ import { runSubagent, type SubagentCall } from './run-subagent.js';
 import { GENERAL_PURPOSE, TASK_TOOL_NAME, type SubagentRole } from './types.js';
 
 const TaskInput = z.strictObject({
-  description: z.string().min(1).max(200).describe('A short label for the task (3 to 5 words).'),
+  description: z.string().min(1).max(200).describe('3 to 5 words'),
   prompt: z
     .string()
     .min(1)
-    .describe('The whole task. The subagent sees nothing of your conversation: say everything it needs.'),
-  subagent_type: z.string().optional().describe(`The role to use (default ${GENERAL_PURPOSE}).`),
+    .describe('All it needs to know'),
+  subagent_type: z.string().optional(),
   run_in_background: z
     .boolean()
     .optional()
-    .describe('Return at once with an id; the answer arrives later as a <task_notification>.'),
+    .describe('Answer later as a <task_notification>'),
 });
 type TaskInput = z.infer<typeof TaskInput>;
 
 function describeTool(roles: ReadonlyMap<string, SubagentRole>): string {
   const list = [...roles.values()].map((r) => `- ${r.name}: ${r.description}`);
   return [
-    'Start a subagent: a fresh agent with its own context that does one task and answers with a final report, which is all you get back.',
-    'Use it for searches and side quests whose details you do not need to keep (your context grows by the prompt and the answer only).',
-    'Several task calls in one message run in parallel. A subagent cannot start subagents.',
-    'Roles (subagent_type):',
+    `A subagent (fresh context) does one task, e.g. a search, and returns its report; calls in one message run in parallel. subagent_type (default ${GENERAL_PURPOSE}):`,
     ...list,
   ].join('\n');
 }

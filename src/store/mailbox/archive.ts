@@ -96,3 +96,4 @@ function parseLine(
     ? { ok: true, message: parsed.data }
     : { ok: false, problems: problemsFromZod(label, parsed.error) };
 }
+

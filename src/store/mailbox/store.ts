@@ -5,6 +5,7 @@ import { fileFor, invalidIdReason, teamPaths, type TeamPaths } from '../paths.js
 import { formatProblem } from '../problems.js';
 import type { FileProblem, Message, Outcome } from '../types.js';
 import { appendArchive, readArchive } from './archive.js';
+import { archiveSummary } from './archive-summary.js';
 import { readInbox, withoutDelivery, writeInbox } from './inbox-file.js';
 import { readSpool, removeSpooled, spoolNames, spoolOwner, writeSpooled, type Spooled } from './spool.js';
 import type { MailboxStoreOptions, SendInput } from './types.js';
@@ -141,6 +142,10 @@ export class MailboxStore {
   async history(agent: string, limit?: number): Promise<Message[]> {
     const archive = fileFor(this.paths.archive, agent, '.jsonl');
     if (!archive.ok) return [];
+    if (limit === 1) {
+      const { latest } = await archiveSummary(archive.value, this.label(archive.value), this.options.summaryCache);
+      return latest ? [{ ...latest }] : [];
+    }
     const { messages } = await readArchive(archive.value, this.label(archive.value));
     return limit === undefined ? messages : messages.slice(Math.max(0, messages.length - limit));
   }
@@ -182,7 +187,7 @@ export class MailboxStore {
     problems.push(...(await this.strayedSpool()));
     for (const name of await listStems(this.paths.archive, '.jsonl')) {
       const file = `${this.paths.archive}/${name}.jsonl`;
-      problems.push(...(await readArchive(file, this.label(file))).problems);
+      problems.push(...(await archiveSummary(file, this.label(file), this.options.summaryCache)).problems);
     }
     return problems;
   }

@@ -27,4 +27,9 @@ export interface MailboxStoreOptions {
   lock?: LockOptions;
   /** The clock for `ts` and `deliveringSince`; tests inject one. */
   now?: () => Date;
+  /**
+   * A file that keeps archive summaries (problems, newest message) across
+   * processes: `teamd status` and `top` pass `.team/state/archive-summaries.json`.
+   */
+  summaryCache?: string;
 }

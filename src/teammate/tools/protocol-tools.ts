@@ -18,9 +18,8 @@ const protocol = (ctx: ToolContext): ProtocolServices => {
 export const requestPlanApprovalTool = defineTool({
   name: 'request_plan_approval',
   description:
-    'Plan mode: send your plan to the lead for approval and wait for the answer. Until a plan is approved, ' +
-    'editing tools are refused. If rejected, revise the plan using the feedback and ask again.',
-  inputSchema: z.strictObject({ plan: z.string().min(1).describe('What you will change, file by file, and how you will verify it') }),
+    'Send your plan to the lead and wait; editing is refused until one is approved.',
+  inputSchema: z.strictObject({ plan: z.string().min(1).describe('Changes, file by file, and how you will verify them') }),
   isReadOnly: () => true,
   isConcurrencySafe: () => false,
   run: async (input, ctx) => {
@@ -34,8 +33,7 @@ export const requestPlanApprovalTool = defineTool({
 export const shutdownResponseTool = defineTool({
   name: 'shutdown_response',
   description:
-    'Answer a <shutdown_request>: approve (you stop after this step; your task goes back to the board) ' +
-    'or reject with a reason (e.g. you are about to finish).',
+    'Answer a <shutdown_request>: approve (stop after this step) or reject with a reason.',
   inputSchema: z.strictObject({
     request_id: z.string(),
     approve: z.boolean(),

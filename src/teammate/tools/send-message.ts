@@ -5,10 +5,9 @@ import { teamServices } from './services.js';
 export const sendMessageTool = defineTool({
   name: 'send_message',
   description:
-    'Send a message to one teammate, to "lead", or to "*" (everyone else). Keep it short and specific; ' +
-    'the recipient sees it at its next step.',
+    'Message a teammate, "lead", "user" or "*" (all).',
   inputSchema: z.strictObject({
-    to: z.string().describe('A teammate name, "lead", "user", or "*" for all'),
+    to: z.string(),
     content: z.string().min(1),
   }),
   isReadOnly: () => false,

@@ -5,15 +5,14 @@ import { teamServices } from './services.js';
 export const taskCreateTool = defineTool({
   name: 'task_create',
   description:
-    'Create a task on the team board (.tasks/<id>.json). Use blockedBy to list task ids that must be completed first; ' +
-    'an unknown id or a dependency cycle is refused. Optionally give it to one teammate with owner.',
+    'Add a task to the team board.',
   inputSchema: z.strictObject({
-    subject: z.string().min(1).describe('One line: what must be done'),
-    description: z.string().optional().describe('Details, acceptance criteria'),
-    id: z.string().optional().describe('A readable id (letters, digits, . _ -); generated when absent'),
-    blockedBy: z.array(z.string()).optional().describe('Ids of tasks that must complete first'),
-    owner: z.string().optional().describe('The only teammate who may claim it'),
-    priority: z.number().int().optional().describe('Lower runs first (default 0)'),
+    subject: z.string().min(1),
+    description: z.string().optional(),
+    id: z.string().optional(),
+    blockedBy: z.array(z.string()).optional().describe('Task ids to finish first'),
+    owner: z.string().optional(),
+    priority: z.number().int().optional().describe('Lower first'),
   }),
   isReadOnly: () => false,
   isConcurrencySafe: () => false,

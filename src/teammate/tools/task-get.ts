@@ -4,7 +4,7 @@ import { teamServices } from './services.js';
 
 export const taskGetTool = defineTool({
   name: 'task_get',
-  description: 'Show one task in full: description, status, owner, dependencies, notes and result.',
+  description: 'One task in full.',
   inputSchema: z.strictObject({ id: z.string() }),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -11,7 +11,7 @@ export const formatTaskLine = (t: Task, blockers: string[]): string => {
 
 export const taskListTool = defineTool({
   name: 'task_list',
-  description: 'List the team board: every task with its status, owner and what blocks it. Filter by status.',
+  description: 'The team board: tasks, status, owner, blockers.',
   inputSchema: z.strictObject({
     status: z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']).optional(),
   }),

@@ -9,7 +9,7 @@ const InputSchema = z.strictObject({
   status: z.enum(['cancelled', 'failed', 'pending']).optional(),
   owner: z.string().nullable().optional(),
   addBlockedBy: z.array(z.string()).optional(),
-  reason: z.string().optional().describe('Why: kept as a note on the task'),
+  reason: z.string().optional(),
 });
 type Change = z.infer<typeof InputSchema>;
 
@@ -34,9 +34,7 @@ function applyChange(task: Task, by: string, change: Change, known: (id: string)
 export const taskUpdateTool = defineTool({
   name: 'task_update',
   description:
-    'Change a task: add dependencies (addBlockedBy), set its owner, cancel it, or mark a task you own failed ' +
-    '(status "failed" with a reason). Only legal status changes are accepted; a dependency cycle is refused. ' +
-    'Your current task is completed for you when you finish your answer; do not complete it here.',
+    'Change a task: deps, owner, cancel, or fail yours with a reason (it completes when you answer).',
   inputSchema: InputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,

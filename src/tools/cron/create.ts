@@ -7,40 +7,36 @@ const CronCreateInput = z.strictObject({
   cron: z
     .string()
     .min(1)
-    .describe(
-      '5 fields "minute hour day-of-month month day-of-week" (e.g. "0 9 * * 1-5"), or 6 with seconds first',
-    ),
-  prompt: z.string().min(1).describe('What the target is asked to do at each fire'),
-  to: z.string().optional().describe('A teammate name, "lead", or "any" (the first idle teammate; default)'),
-  id: z.string().optional().describe('A readable id (letters, digits, . _ -); generated when absent'),
+    .describe('"0 9 * * 1-5" (6 fields: seconds first)'),
+  prompt: z.string().min(1),
+  to: z.string().optional().describe('Default "any": the first idle'),
+  id: z.string().optional(),
   recurring: z
     .boolean()
     .optional()
-    .describe('false: fire once at the next matching time, then done (default true)'),
+    .describe('false: fire once'),
   timezone: z
     .string()
     .optional()
-    .describe('IANA time zone for the expression, e.g. "Europe/Berlin" (default: the machine’s)'),
+    .describe('IANA'),
   catchUp: z
     .enum(['once', 'skip'])
     .optional()
-    .describe('Fires missed while the daemon was down: "once" runs one, "skip" drops them (default)'),
+    .describe('Fires missed while down'),
   durable: z
     .boolean()
     .optional()
-    .describe('false: keep the job in memory only, until the daemon stops (default true: a .cron/ file)'),
+    .describe('false: in memory only'),
   expiresAt: z.iso
     .datetime()
     .optional()
-    .describe('ISO time after which the job fires no more (default: never)'),
+    .describe('Last time it may fire'),
 });
 
 export const cronCreateTool = defineTool({
   name: 'cron_create',
   description: [
-    'Schedule a prompt to be sent to a teammate, the lead, or any idle teammate at times given by a cron expression.',
-    'Each fire arrives as a `cron` message. Jobs are durable by default (a .cron/<id>.json file that survives restarts)',
-    'and never expire unless you give expiresAt. Use recurring:false for a single reminder.',
+    'Schedule a prompt by cron expression; each fire arrives as a `cron` message. Jobs survive restarts.',
   ].join(' '),
   inputSchema: CronCreateInput,
   isReadOnly: () => false,

@@ -5,8 +5,8 @@ import { cronService } from './types.js';
 export const cronDeleteTool = defineTool({
   name: 'cron_delete',
   description:
-    'Delete a cron job by id (see cron_list). It fires no more; a fire already sent stays delivered.',
-  inputSchema: z.strictObject({ id: z.string().min(1).describe('The job id') }),
+    'Delete a cron job.',
+  inputSchema: z.strictObject({ id: z.string().min(1) }),
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   run: async (input, ctx) => {

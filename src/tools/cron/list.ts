@@ -7,7 +7,7 @@ import { cronService } from './types.js';
 export const cronListTool = defineTool({
   name: 'cron_list',
   description:
-    'List the scheduled cron jobs: id, expression, target, next fire time, state and prompt; and job files that are broken.',
+    'The cron jobs, their next fires, and broken job files.',
   inputSchema: z.strictObject({}),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

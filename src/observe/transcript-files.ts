@@ -1,0 +1,61 @@
+/**
+ * Transcript files on disk: a session is `<session>.jsonl` while it may still
+ * be written, and `<session>.jsonl.gz` once `teamd gc` compressed it
+ * (finished and older than `history.compressAfterMs`). Readers go through
+ * here so a compressed session reads like any other.
+ */
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
+
+export const COMPRESSED = '.jsonl.gz';
+
+export const isSessionFile = (name: string): boolean => name.endsWith('.jsonl') || name.endsWith(COMPRESSED);
+
+export const isCompressed = (file: string): boolean => file.endsWith(COMPRESSED);
+
+/**
+ * The session names of a folder listing, one file each: when a crash left
+ * both forms of one session (after the gzip's rename, before the unlink), the
+ * plain one is read and the compressed one left for the next gc to redo.
+ */
+export function sessionNames(names: readonly string[]): string[] {
+  const plain = new Set(names.filter((n) => n.endsWith('.jsonl')));
+  return names.filter((n) => plain.has(n) || (n.endsWith(COMPRESSED) && !plain.has(n.slice(0, -3))));
+}
+
+const readSessionTextOrEmpty = (file: string): string => {
+  try {
+    return readSessionText(file);
+  } catch {
+    return '';
+  }
+};
+
+/** The whole text of a session file, gunzipped when compressed. Throws as readFileSync does. */
+export function readSessionText(file: string): string {
+  const bytes = readFileSync(file);
+  return (isCompressed(file) ? gunzipSync(bytes) : bytes).toString('utf8');
+}
+
+/**
+ * The text of a file from byte `offset` on (a session being written is read
+ * on from where the last call stopped); a compressed session is finished, so
+ * all of it at offset 0 and nothing after. Empty when the file is gone.
+ */
+export async function readSessionFrom(file: string, offset: number): Promise<string> {
+  if (isCompressed(file)) return offset > 0 ? '' : readSessionTextOrEmpty(file);
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    if (size <= offset) return '';
+    const buffer = Buffer.alloc(size - offset);
+    await handle.read(buffer, 0, buffer.length, offset);
+    return buffer.toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    await handle?.close();
+  }
+}
