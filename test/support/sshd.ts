@@ -9,6 +9,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ensureRemoteUser, type RemoteUser } from './remote-user.js';
 
 const SSHD = '/usr/sbin/sshd';
@@ -180,6 +181,8 @@ export async function startSshd(): Promise<SshdStart> {
   if (reason) return { ok: false, reason };
   const user = ensureRemoteUser();
   if (typeof user === 'string') return { ok: false, reason: user };
+  const unreachable = checkoutUnreachable(user.name);
+  if (unreachable) return { ok: false, reason: unreachable };
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 }); // sshd's privilege separation folder
   const dir = mkdtempSync(join(tmpdir(), 'teamd-sshd-'));
   keygen(join(dir, 'host_key'));
@@ -237,3 +240,18 @@ export function clientOptions(port: number, identity: string, knownHosts: string
     '-o', 'ConnectTimeout=10',
   ];
 }
+
+/**
+ * The remote user runs this checkout's teammate entry with this node: both must be readable by it
+ * (a checkout under a 0700 home is not; .ci/run opens the folders above the checkout for traversal).
+ */
+function checkoutUnreachable(user: string): string | null {
+  const checkout = fileURLToPath(new URL('../../', import.meta.url));
+  const probe = `${shellWord(process.execPath)} -e 0 && test -r ${shellWord(join(checkout, 'package.json'))}`;
+  const r = spawnSync('su', ['-s', '/bin/sh', user, '-c', probe], { encoding: 'utf8', timeout: 30_000 });
+  return r.status === 0
+    ? null
+    : `the remote test user ${user} cannot run ${process.execPath} on ${checkout} (a folder above it is not readable by others: chmod o+x)`;
+}
+
+const shellWord = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
