@@ -49,12 +49,12 @@ async function run(name: string, { store, method, args }: StoreCall, t: StoreCal
 async function fileCall(name: string, method: string, args: unknown[], t: StoreCallTargets): Promise<unknown> {
   if (method === 'status') {
     const status = AgentStatusSchema.parse(args[0]);
-    if (status.name !== name) throw new Error(`a status for "${status.name}" from "${name}"`);
+    if (status.name !== name) throw new Error(`a status for "${status.name}" sent by "${name}"`);
     return writeFileAtomic(join(agentsStateDir(t.repoRoot), `${name}.json`), JSON.stringify(status, null, 2), { durable: false });
   }
   if (method === 'request') {
     const request = RequestSchema.parse(args[0]);
-    if (request.agent !== name) throw new Error(`a request of "${request.agent}" from "${name}"`);
+    if (request.agent !== name) throw new Error(`a request of "${request.agent}" sent by "${name}"`);
     return saveRequest(t.repoRoot, request);
   }
   const path = String(args[0]);

@@ -80,7 +80,7 @@ describe('store calls', () => {
   it('a status in another name, or a commit of a worktree the lead did not grant, is refused', async () => {
     const call = (method: string, args: unknown[]) => answerStoreCall('ann', { type: 'store_call', callId: 'c', store: 'files', method, args }, targets);
     const status = { name: 'bob', state: 'idle', pid: 1, task: null, heartbeat: new Date().toISOString(), startedAt: new Date().toISOString(), turns: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, model: 'm' };
-    expect(await call('status', [status])).toMatchObject({ ok: false, error: expect.stringMatching(/"bob" from "ann"/) });
+    expect(await call('status', [status])).toMatchObject({ ok: false, error: expect.stringMatching(/"bob" sent by "ann"/) });
     expect(await call('commit', [dir, { message: 'x' }])).toMatchObject({ ok: false, error: expect.stringMatching(/not a worktree the lead gave ann/) });
     expect(await call('status', [{ ...status, name: 'ann' }])).toMatchObject({ ok: true });
     expect(JSON.parse(readFileSync(join(dir, '.team', 'state', 'agents', 'ann.json'), 'utf8')).name).toBe('ann');
