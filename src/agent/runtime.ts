@@ -25,6 +25,7 @@ import { buildRunContext } from './run-context.js';
 import { RunStats } from './run-stats.js';
 import { loadTranscript, sanitizeSessionName, TranscriptWriter } from './transcript.js';
 import { hookSession, type HookSession } from '../hooks/session.js';
+import { asyncReminder } from '../hooks/async-output.js';
 import { ClaudeTranscript } from './claude-transcript.js';
 import type { AgentEvent, ResultEvent } from './types.js';
 
@@ -58,6 +59,8 @@ export class AgentRuntime {
   constructor(input: AgentRuntimeOptions) {
     const options = parseRuntimeOptions(input);
     this.options = options;
+    // Background hooks' output joins the conversation at the next boundary (Claude Code: the next turn).
+    options.hooks?.onAsyncOutput?.((output) => this.queue.add({ text: asyncReminder(output), meta: { hook: output.event } }));
     const name = sanitizeSessionName(options.resume ?? options.sessionId ?? randomUUID());
     this.sessionId = name.ok ? name.value : randomUUID();
     if (!name.ok) this.prepared = Promise.resolve(name.error);

@@ -105,6 +105,9 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
     hooks: createHookRunner(hooks.settings, {
       cwd,
       permissionMode,
+      // prompt and agent hooks are judged by the session's model (a hook's own `model` is not switched to)
+      model: () => model,
+      ...(hooks.allowedHttpHookUrls ? { allowedHttpHookUrls: hooks.allowedHttpHookUrls } : {}),
       onFailure: (failure) => printWarning(`hook ${failure.event} could not run: ${failure.message}`),
     }),
     prices: config.prices,

@@ -21,6 +21,9 @@ export function teammateHookRunner(host: TeammateHost, cwd: string, permissionMo
     cwd,
     projectDir: repoRoot,
     permissionMode,
+    // prompt and agent hooks are judged by the teammate's model (a hook's own `model` is not switched to)
+    model: () => host.deps.model,
+    ...(host.deps.allowedHttpHookUrls ? { allowedHttpHookUrls: host.deps.allowedHttpHookUrls } : {}),
     onFailure: (failure) => {
       host.deps.log({ type: 'notice', agent: host.name, message: `hook: ${failure.message}` });
       recordHookFailure(repoRoot, host.name, failure);

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     mailbox,
     model,
     hooks: hooks.settings,
+    allowedHttpHookUrls: hooks.allowedHttpHookUrls,
     idleRecheckMs: data.idleRecheckMs,
     onAgentEvent: data.forwardEvents ? (e) => post({ type: 'agent_event', event: e as unknown as Record<string, unknown> }) : undefined,
     log: (e, at) => events.append(e, at),

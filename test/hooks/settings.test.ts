@@ -30,7 +30,7 @@ describe('loadHookSettings', () => {
     });
     const loaded = await loadHookSettings(repo, { PreToolUse: [{ ...hook('c'), timeout: 5 }] });
     expect(loaded.problems).toEqual([]);
-    expect(loaded.settings.PreToolUse?.map((m) => [m.matcher, m.hooks[0]?.command])).toEqual([
+    expect(loaded.settings.PreToolUse?.map((m) => [m.matcher, (m.hooks[0] as { command?: string } | undefined)?.command])).toEqual([
       ['Bash', 'a'],
       ['Edit|Write', 'b'],
       [undefined, 'c'],
@@ -59,6 +59,7 @@ describe('loadHookSettings', () => {
               { type: 'command', command: 'good' },
               { type: 'command' },
               { type: 'prompt', prompt: 'x' },
+              { type: 'webhook', url: 'x' },
             ],
           },
           { matcher: '(unclosed', hooks: [{ type: 'command', command: 'x' }] },
@@ -71,11 +72,13 @@ describe('loadHookSettings', () => {
     });
     const loaded = await loadHookSettings(repo);
     expect(loaded.settings).toEqual({
-      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'good' }] }],
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'good' }, { type: 'prompt', prompt: 'x' }] },
+      ],
     });
     expect(loaded.problems).toEqual([
       '.claude/settings.json: hooks.PreToolUse[0].hooks[1].command: Invalid input: expected string, received undefined',
-      '.claude/settings.json: hooks.PreToolUse[0].hooks[2].type: "prompt" hooks are not run by teamd (only "command"; see docs/TOOLS.md); ignored',
+      '.claude/settings.json: hooks.PreToolUse[0].hooks[3].type: "webhook" is not a hook type (command, http, prompt, agent, mcp_tool); ignored',
       '.claude/settings.json: hooks.PreToolUse[1].matcher: "(unclosed" is not a valid regular expression',
       '.claude/settings.json: hooks.PreToolUse[2]: Invalid input: expected object, received string',
       expect.stringContaining('.claude/settings.json: hooks.WorktreeCreate: a Claude Code event teamd does not fire'),
