@@ -16,7 +16,7 @@ describe('loadHookSettings', () => {
     writeFile(path.join(repo, '.claude', name), typeof value === 'string' ? value : JSON.stringify(value));
 
   it('is empty without settings files', async () => {
-    expect(await loadHookSettings(repo)).toEqual({ settings: {}, problems: [], plugins: [] });
+    expect(await loadHookSettings(repo)).toEqual({ settings: {}, problems: [], plugins: [], allowedHttpHookUrls: [] });
   });
 
   it('merges settings.json, settings.local.json and teamd config in that order', async () => {
@@ -105,5 +105,21 @@ describe('loadHookSettings', () => {
     await writeFile(path.join(repo, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }));
     const loaded = await loadHookSettings(repo, { Stop: [{ hooks: [{ type: 'command', command: 't' }] }] });
     expect(loaded.settings).toEqual({});
+  });
+});
+
+describe('allowedHttpHookUrls', () => {
+  it('is read from both settings files, and a bad value is named', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'teamd-http-urls-'));
+    try {
+      await mkdir(path.join(dir, '.claude'), { recursive: true });
+      await writeFile(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ allowedHttpHookUrls: ['https://a.example/*'] }));
+      await writeFile(path.join(dir, '.claude', 'settings.local.json'), JSON.stringify({ allowedHttpHookUrls: 'nope' }));
+      const loaded = await loadHookSettings(dir);
+      expect(loaded.allowedHttpHookUrls).toEqual(['https://a.example/*']);
+      expect(loaded.problems).toEqual(['.claude/settings.local.json: allowedHttpHookUrls: must be an array of URL patterns; ignored']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
