@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
-import { loadHookSettings } from '../hooks/index.js';
+import { loadHookSettings, type LoadedHooks } from '../hooks/index.js';
+import { mergeHookSettings, parseHookSettings } from '../hooks/parse.js';
 import { createModelClient, modelInfo, SCRIPTED_PREFIX, warnUnknownModel } from '../model/index.js';
 import type { ModelClient, ModelStreamEvent } from '../model/types.js';
 import { EventLog } from '../observe/event-log.js';
@@ -30,6 +31,14 @@ async function modelFor(data: WorkerData): Promise<ModelClient> {
   return createModelClient(data.model, { fallbackModel: data.team.fallbackModel, prices: data.team.prices, cwd: data.repoRoot });
 }
 
+/** The team's hooks, then the teammate's own (its config's, or its agent file's). */
+async function teammateHooks(data: WorkerData): Promise<LoadedHooks> {
+  const team = await loadHookSettings(data.repoRoot, data.team.hooks, { pluginDirs: data.team.plugins ?? [] });
+  if (data.teammate.hooks === undefined) return team;
+  const own = parseHookSettings(data.teammate.hooks, `teammate ${data.teammate.name}: hooks`);
+  return { ...team, ...mergeHookSettings([team, own]) };
+}
+
 async function main(): Promise<void> {
   const data = WorkerDataSchema.parse(workerData);
   const tasks = TaskStore.fromSnapshot(data.repoRoot, data.tasks);
@@ -39,7 +48,7 @@ async function main(): Promise<void> {
   const model = await modelFor(data);
   if (!data.model.startsWith(SCRIPTED_PREFIX))
     warnUnknownModel(modelInfo(data.model, data.team.prices), (message) => events.append({ type: 'notice', agent: data.teammate.name, message }));
-  const hooks = await loadHookSettings(data.repoRoot, data.team.hooks, { pluginDirs: data.team.plugins ?? [] });
+  const hooks = await teammateHooks(data);
   mailbox.onProblem = (p) => events.append({ type: 'notice', agent: data.teammate.name, message: `mailbox: ${formatProblem(p)}` });
   for (const problem of hooks.problems) events.append({ type: 'notice', agent: data.teammate.name, message: `hooks: ${problem}` });
   onLiveGroupsChange((pgids) => post({ type: 'process_groups', pgids }));
