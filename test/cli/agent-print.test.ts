@@ -101,7 +101,7 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     expect(last!.message.stop_reason).toBe('end_turn');
     const [user] = of(ran, 'user');
     expect(user).toMatchObject({ parent_tool_use_id: null, message: { role: 'user' } });
-    expect(user!.tool_use_result).toBeDefined();
+    expect(user!.tool_use_result).toEqual({ stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
     const [result] = of(ran, 'result');
     expect(result).toMatchObject({
       subtype: 'success',
