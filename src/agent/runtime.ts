@@ -61,7 +61,8 @@ export class AgentRuntime {
     this.options = options;
     // Background hooks' output joins the conversation at the next boundary (Claude Code: the next turn).
     options.hooks?.onAsyncOutput?.((output) => this.queue.add({ text: asyncReminder(output), meta: { hook: output.event } }));
-    const name = sanitizeSessionName(options.resume ?? options.sessionId ?? randomUUID());
+    const forked = options.forkSession === true && options.resume !== undefined;
+    const name = sanitizeSessionName(forked ? (options.sessionId ?? randomUUID()) : (options.resume ?? options.sessionId ?? randomUUID()));
     this.sessionId = name.ok ? name.value : randomUUID();
     if (!name.ok) this.prepared = Promise.resolve(name.error);
     // a subagent never gets the task tool: subagents cannot start subagents
@@ -278,7 +279,9 @@ export class AgentRuntime {
     const dir = this.options.transcriptDir;
     if (this.options.resume !== undefined) {
       if (dir === undefined) return 'resume needs a transcriptDir';
-      const loaded = await loadTranscript(dir, this.sessionId);
+      const from = sanitizeSessionName(this.options.resume);
+      if (!from.ok) return from.error;
+      const loaded = await loadTranscript(dir, from.value);
       if (!loaded.ok) return loaded.error;
       this.conversation = new Conversation(loaded.value.messages);
     }
@@ -293,6 +296,8 @@ export class AgentRuntime {
     const writer = TranscriptWriter.open(dir, header);
     if (!writer.ok) return writer.error;
     this.transcript = writer.value;
+    if (this.options.forkSession === true && this.options.resume !== undefined)
+      writer.value.seed(this.conversation.messages, this.options.resume);
     return null;
   }
 

@@ -36,6 +36,9 @@ const AgentFlagsSchema = z.strictObject({
   appendSystemPrompt: z.string().optional(),
   record: z.string().min(1).optional(),
   cwd: z.string().min(1).optional(),
+  fallbackModel: z.string().min(1).optional(),
+  forkSession: z.boolean().optional(),
+  agents: z.string().min(1).optional(),
 });
 export type AgentFlags = z.infer<typeof AgentFlagsSchema>;
 
@@ -137,6 +140,9 @@ export function registerAgentCommand(program: Command): void {
     .option('--system-prompt <text>', 'replace the system prompt')
     .option('--append-system-prompt <text>', 'add to the system prompt')
     .option('--record <path>', 'also save every model answer to this script file')
+    .option('--fallback-model <model>', 'the model to use when the main one is overloaded (default: the config fallbackModel)')
+    .option('--fork-session', 'with --resume or --continue: go on under a new session id, the old session left as it was')
+    .option('--agents <json>', 'subagents as JSON: {"name": {"description", "prompt", "tools", "model", …}}')
     .option('--cwd <dir>', 'the directory to work in (default: the current directory)')
     .action(async (words: string[], flags: unknown) => {
       await agentAction(words, flags);

@@ -227,6 +227,34 @@ describe('teamd agent -p flags', () => {
     expect(of(third, 'result')[0]).toMatchObject({ result: 'three', session_id: session });
   });
 
+  it('--fork-session goes on under a new id and leaves the old session as it was; --agents adds subagents; --fallback-model', async () => {
+    const say = (turn: number, text: string) => ({ turn, times: 'always' as const, content: [{ type: 'text' as const, text }] });
+    const { dir } = await setup({ script: { rules: [say(0, 'one'), say(1, 'two'), say(2, 'three')] } });
+    const first = await agent(dir, ['-p', 'a', ...API]);
+    const session = of(first, 'result')[0]!.session_id as string;
+    const fork = await agent(dir, ['-p', 'b', ...API, '--continue', '--fork-session']);
+    const forked = of(fork, 'result')[0]!;
+    expect(forked).toMatchObject({ result: 'two' });
+    expect(forked.session_id).not.toBe(session);
+    expect(of(fork, 'system', 'init')[0]!.session_id).toBe(forked.session_id);
+    const again = await agent(dir, ['-p', 'c', ...API, '--resume', session]);
+    expect(of(again, 'result')[0]).toMatchObject({ result: 'two', session_id: session });
+    const later = await agent(dir, ['-p', 'd', ...API, '--resume', forked.session_id as string]);
+    expect(of(later, 'result')[0]).toMatchObject({ result: 'three', session_id: forked.session_id });
+
+    const agents = JSON.stringify({ checker: { description: 'Checks.', prompt: 'Check.', tools: ['Read', 'Frob'] } });
+    const withAgents = await agent(dir, ['-p', 'e', ...API, '--agents', agents, '--fallback-model', 'claude-haiku-5']);
+    expect(withAgents.code, withAgents.stderr).toBe(0);
+    expect(of(withAgents, 'system', 'init')[0]!.agents).toEqual(expect.arrayContaining(['checker', 'general-purpose']));
+    expect(withAgents.stderr).toContain('--agents checker: tools: "Frob" is not a teamd or Claude Code tool');
+    const bad = await agent(dir, ['-p', 'f', ...API, '--agents', '{"x": {"description": "d"}}']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--agents x.prompt: must be a non-empty string');
+    const same = await agent(dir, ['-p', 'g', ...API, '--fallback-model', 'claude-sonnet-5']);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain('--fallback-model: the fallback model cannot be the same as the main model');
+  });
+
   it('.mcp.json, --mcp-config, --strict-mcp-config, .claude/agents, --permission-mode', async () => {
     const { dir } = await setup({
       script: { rules: [{ times: 'always', content: [{ type: 'text', text: 'ok' }] }] },

@@ -210,3 +210,45 @@ describe.skipIf(!claude.ok)('a model call that is retried', () => {
     for (const run of [cc, td]) expect(result(run)).toMatchObject({ is_error: false, result: 'Fine.' });
   });
 });
+
+describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --fork-session', () => {
+  const flags = ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--model', MODEL];
+  const agents = JSON.stringify({ checker: { description: 'Checks things.', prompt: 'You check.', tools: ['Read'] } });
+  type Runs = { first: ProcessRun; fork: ProcessRun };
+  const runs: Partial<Record<'claude' | 'teamd', Runs>> = {};
+
+  async function twice(client: 'claude' | 'teamd'): Promise<Runs> {
+    const repo = join(base, `repo-flags-${client}`);
+    makeRepo(repo);
+    server.setScript({ rules: [{ times: 'always', content: [{ type: 'text', text: 'Fine.' }] }] });
+    const home = mkdtempSync(join(base, `home-flags-${client}-`));
+    const env = { ...claudeCodeEnv(server.url, home, { ENABLE_TOOL_SEARCH: 'false' }), ANTHROPIC_API_KEY: KEY };
+    const run = (args: string[]) =>
+      client === 'claude'
+        ? runProcess((claude as { bin: string }).bin, args, { cwd: repo, env })
+        : runProcess(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...args], { cwd: repo, env });
+    const first = await run([...flags, '--agents', agents, '--fallback-model', 'claude-haiku-5', 'one']);
+    const fork = await run([...flags, '--continue', '--fork-session', 'two']);
+    return { first, fork };
+  }
+
+  beforeAll(async () => {
+    runs.claude = await twice('claude');
+    runs.teamd = await twice('teamd');
+  }, 240_000);
+
+  it('both take the flags, list the --agents agent in init, and fork a new session from the last one', () => {
+    for (const client of ['claude', 'teamd'] as const) {
+      const { first, fork } = runs[client]!;
+      expect(first.code, `${client}: ${first.stderr}`).toBe(0);
+      expect(fork.code, `${client}: ${fork.stderr}`).toBe(0);
+      const init = first.events.find((e) => e.type === 'system' && e.subtype === 'init')!;
+      expect(init.agents, client).toEqual(expect.arrayContaining(['checker']));
+      const old = result(first)!.session_id;
+      const forked = result(fork)!;
+      expect(forked, client).toMatchObject({ is_error: false, result: 'Fine.' });
+      expect(forked.session_id, client).not.toBe(old);
+      expect(fork.events.find((e) => e.type === 'system' && e.subtype === 'init')!.session_id, client).toBe(forked.session_id);
+    }
+  });
+});
