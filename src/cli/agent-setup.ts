@@ -137,6 +137,7 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
   };
   const print: Partial<PrintOptions> = {
     includePartialMessages: flags.includePartialMessages ?? false,
+    replayUserMessages: flags.replayUserMessages ?? false,
     permissionMode,
     apiKeySource:
       model.model.startsWith(SCRIPTED_PREFIX) || !process.env.ANTHROPIC_API_KEY

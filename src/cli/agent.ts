@@ -39,6 +39,7 @@ const AgentFlagsSchema = z.strictObject({
   fallbackModel: z.string().min(1).optional(),
   forkSession: z.boolean().optional(),
   agents: z.string().min(1).optional(),
+  replayUserMessages: z.boolean().optional(),
 });
 export type AgentFlags = z.infer<typeof AgentFlagsSchema>;
 
@@ -94,6 +95,8 @@ export async function agentAction(promptWords: string[], rawFlags: unknown): Pro
   const flags = parseFlags(rawFlags);
   const cwd = resolve(flags.cwd ?? process.cwd());
   if (!existsSync(cwd)) throw new CliError(`teamd agent --cwd: ${cwd} does not exist`);
+  if (flags.replayUserMessages && (flags.inputFormat !== 'stream-json' || flags.outputFormat !== 'stream-json'))
+    throw new CliError('teamd agent --replay-user-messages: needs --input-format stream-json and --output-format stream-json');
   const prompt = await promptOf(promptWords, flags);
   const setup = await headlessSetup(flags, cwd);
   const run = runHeadless(prompt, setup.options, { format: flags.outputFormat, print: setup.print }, stdio);
@@ -142,6 +145,7 @@ export function registerAgentCommand(program: Command): void {
     .option('--record <path>', 'also save every model answer to this script file')
     .option('--fallback-model <model>', 'the model to use when the main one is overloaded (default: the config fallbackModel)')
     .option('--fork-session', 'with --resume or --continue: go on under a new session id, the old session left as it was')
+    .option('--replay-user-messages', 'stream-json in and out: print each user message from stdin back (isReplay: true)')
     .option('--agents <json>', 'subagents as JSON: {"name": {"description", "prompt", "tools", "model", …}}')
     .option('--cwd <dir>', 'the directory to work in (default: the current directory)')
     .action(async (words: string[], flags: unknown) => {

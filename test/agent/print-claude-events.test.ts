@@ -179,3 +179,18 @@ describe('tool_use_result', () => {
     ]);
   });
 });
+
+describe('replayUserMessages', () => {
+  it('prints the prompt back after system/init, once, before the run’s first event', () => {
+    const printer = new ClaudeEventPrinter({ ...options, replayUserMessages: true });
+    const init = { ...base, type: 'system', subtype: 'init', cwd: '/w', tools: [], model: 'm', permissionMode: 'default' } as unknown as AgentEvent;
+    const answer: AgentEvent = { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'a' }] }, model: 'm', usage, stop_reason: 'end_turn' };
+    printer.replay('hello');
+    const out = [init, answer, answer].flatMap((e) => printer.convert(e));
+    expect(out.map((e) => `${String(e.type)}${e.isReplay ? ':replay' : ''}`)).toEqual(['system', 'user:replay', 'assistant', 'assistant']);
+    expect(out[1]).toMatchObject({ message: { role: 'user', content: 'hello' }, session_id: 's1', parent_tool_use_id: null });
+    const quiet = new ClaudeEventPrinter(options);
+    quiet.replay('hello');
+    expect(quiet.convert(answer).some((e) => e.isReplay)).toBe(false);
+  });
+});

@@ -214,7 +214,7 @@ describe.skipIf(!claude.ok)('a model call that is retried', () => {
 describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --fork-session', () => {
   const flags = ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--model', MODEL];
   const agents = JSON.stringify({ checker: { description: 'Checks things.', prompt: 'You check.', tools: ['Read'] } });
-  type Runs = { first: ProcessRun; fork: ProcessRun };
+  type Runs = { first: ProcessRun; fork: ProcessRun; replay: ProcessRun };
   const runs: Partial<Record<'claude' | 'teamd', Runs>> = {};
 
   async function twice(client: 'claude' | 'teamd'): Promise<Runs> {
@@ -223,13 +223,19 @@ describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --for
     server.setScript({ rules: [{ times: 'always', content: [{ type: 'text', text: 'Fine.' }] }] });
     const home = mkdtempSync(join(base, `home-flags-${client}-`));
     const env = { ...claudeCodeEnv(server.url, home, { ENABLE_TOOL_SEARCH: 'false' }), ANTHROPIC_API_KEY: KEY };
-    const run = (args: string[]) =>
+    const run = (args: string[], stdin?: string) =>
       client === 'claude'
-        ? runProcess((claude as { bin: string }).bin, args, { cwd: repo, env })
-        : runProcess(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...args], { cwd: repo, env });
+        ? runProcess((claude as { bin: string }).bin, args, { cwd: repo, env, ...(stdin ? { stdin } : {}) })
+        : runProcess(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...args], {
+            cwd: repo,
+            env,
+            ...(stdin ? { stdin } : {}),
+          });
     const first = await run([...flags, '--agents', agents, '--fallback-model', 'claude-haiku-5', 'one']);
     const fork = await run([...flags, '--continue', '--fork-session', 'two']);
-    return { first, fork };
+    const line = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text } }) + '\n';
+    const replay = await run([...flags, '--input-format', 'stream-json', '--replay-user-messages'], line('three') + line('four'));
+    return { first, fork, replay };
   }
 
   beforeAll(async () => {
@@ -250,5 +256,20 @@ describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --for
       expect(forked.session_id, client).not.toBe(old);
       expect(fork.events.find((e) => e.type === 'system' && e.subtype === 'init')!.session_id, client).toBe(forked.session_id);
     }
+  });
+
+  it('--replay-user-messages prints each stdin message back, after init and before its run, with the same fields', () => {
+    const shape = (run: ProcessRun) =>
+      run.events.map((e) => `${String(e.type)}${e.subtype ? `/${String(e.subtype)}` : ''}${e.isReplay ? ':replay' : ''}`);
+    const cc = runs.claude!.replay;
+    const td = runs.teamd!.replay;
+    expect(td.code, td.stderr).toBe(0);
+    const replays = (run: ProcessRun) => run.events.filter((e) => e.isReplay === true);
+    expect(replays(td).map((e) => (e.message as { content: unknown }).content)).toEqual(['three', 'four']);
+    // Claude Code prints system/init again before each stdin message's run; teamd once (docs/AGENT.md)
+    const runsOf = (run: ProcessRun) => shape(run).filter((s) => !s.startsWith('system/'));
+    expect(runsOf(td)).toEqual(runsOf(cc));
+    expect(shape(td)[0]).toBe('system/init');
+    expect(Object.keys(replays(td)[0]!).sort()).toEqual(Object.keys(replays(cc)[0]!).sort());
   });
 });

@@ -3,9 +3,9 @@
  * events (the mapping is in ./types.ts). Stateful per run: the result carries
  * the stop reason of the last model call.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { claudeToolInput, claudeToolResponse } from '../../hooks/tool-shapes.js';
-import type { ToolResultBlock } from '../../model/types.js';
+import type { ContentBlock, ToolResultBlock } from '../../model/types.js';
 import { claudeCodeToolName } from '../../tools/claude-names.js';
 import type { AgentEvent, ResultEvent } from '../types.js';
 import { claudeResult } from './claude-result.js';
@@ -17,14 +17,37 @@ const TEAMD_ONLY = new Set(['progress', 'tool_use_summary']);
 
 export class ClaudeEventPrinter {
   private stopReason: string | null = null;
+  private replaying: string | ContentBlock[] | null = null;
   private cwd = process.cwd();
   /** The calls of this run by id, so a result's `tool_use_result` takes its tool's shape. */
   private readonly calls = new Map<string, { name: string; input: unknown }>();
 
   constructor(private readonly options: PrintOptions) {}
 
+  /** The prompt of the run about to start, printed back with its first event (after `system/init`) when replaying. */
+  replay(prompt: string | ContentBlock[]): void {
+    if (this.options.replayUserMessages === true) this.replaying = prompt;
+  }
+
   /** The Claude Code event(s) for one teamd event; none for events Claude Code has no counterpart for. */
   convert(event: AgentEvent): ClaudeEvent[] {
+    const shaped = this.shape(event);
+    if (this.replaying === null || shaped.length === 0 || (event.type === 'system' && event.subtype === 'init'))
+      return shaped;
+    const replayed = {
+      type: 'user',
+      message: { role: 'user', content: this.replaying },
+      session_id: event.session_id,
+      parent_tool_use_id: null,
+      uuid: randomUUID(),
+      timestamp: new Date().toISOString(),
+      isReplay: true,
+    };
+    this.replaying = null;
+    return [replayed, ...shaped];
+  }
+
+  private shape(event: AgentEvent): ClaudeEvent[] {
     if (TEAMD_ONLY.has(event.type)) return [];
     switch (event.type) {
       case 'system':
