@@ -260,7 +260,7 @@ describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --for
 
   it('--replay-user-messages prints each stdin message back, after init and before its run, with the same fields', () => {
     const shape = (run: ProcessRun) =>
-      run.events.map((e) => `${String(e.type)}${e.subtype ? `/${String(e.subtype)}` : ''}${e.isReplay ? ':replay' : ''}`);
+      run.events.map((e) => `${String(e.type)}${typeof e.subtype === 'string' ? `/${e.subtype}` : ''}${e.isReplay ? ':replay' : ''}`);
     const cc = runs.claude!.replay;
     const td = runs.teamd!.replay;
     expect(td.code, td.stderr).toBe(0);
