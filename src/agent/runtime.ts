@@ -26,6 +26,7 @@ import { RunStats } from './run-stats.js';
 import { loadTranscript, sanitizeSessionName, TranscriptWriter } from './transcript.js';
 import { hookSession, type HookSession } from '../hooks/session.js';
 import { asyncReminder } from '../hooks/async-output.js';
+import type { HookMcpAnswer, HookMcpCall } from '../hooks/types.js';
 import { ClaudeTranscript } from './claude-transcript.js';
 import type { AgentEvent, ResultEvent } from './types.js';
 
@@ -270,6 +271,19 @@ export class AgentRuntime {
       else this.tools.push(tool);
     }
     this.notices.push(...extras.notices);
+    // mcp_tool hooks call this session's MCP tools; a subagent shares its parent's runner and leaves it be
+    if ((this.options.depth ?? 0) === 0) this.options.hooks?.useMcpTools?.((call) => this.callMcpForHook(call));
+  }
+
+  /** One MCP tool call for an `mcp_tool` hook, outside the model's turn (no permission gate: the user configured the hook). */
+  private async callMcpForHook(call: HookMcpCall): Promise<HookMcpAnswer> {
+    const name = `mcp__${call.server}__${call.tool}`;
+    const tool = this.tools.find((t) => t.name === name);
+    if (tool === undefined) throw new Error(`no MCP tool ${name} is connected`);
+    const input = tool.inputSchema.safeParse(call.input);
+    if (!input.success) return { text: `the hook's input does not fit ${name}: ${input.error.message}`, isError: true };
+    const out = await tool.run(input.data, { ...this.toolContext, signal: call.signal, onProgress: () => undefined });
+    return { text: out.content, isError: out.isError === true };
   }
 
   /** Loads a resumed conversation, opens the transcript, adds the optional tools; an error text when one fails. */

@@ -37,8 +37,14 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
     (env ??= { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: options.projectDir ?? options.cwd });
   const ran = new Set<HookHandler>();
   const listeners = new Set<(output: HookAsyncOutput) => void>();
+  let mcp: HookRunnerOptions['callMcpTool'];
   const delivery: HookRunnerOptions = {
     ...options,
+    callMcpTool: (call) => {
+      const caller = options.callMcpTool ?? mcp;
+      if (caller === undefined) return Promise.reject(new Error('no MCP servers are connected here'));
+      return caller(call);
+    },
     onAsyncOutput: (output) => {
       options.onAsyncOutput?.(output);
       for (const listener of listeners) listener(output);
@@ -47,6 +53,9 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
   return {
     settings,
     has: (event) => (settings[event]?.length ?? 0) > 0,
+    useMcpTools: (caller) => {
+      mcp = caller;
+    },
     onAsyncOutput: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -63,7 +72,7 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
           json,
           stdin,
           env: hook.pluginRoot === undefined ? baseEnv() : { ...baseEnv(), CLAUDE_PLUGIN_ROOT: hook.pluginRoot },
-          options,
+          options: delivery,
           ...(opts.signal && !isBackground(hook) ? { signal: opts.signal } : {}),
         }).then((r) => report(event, r, options));
       for (const hook of hooks.filter(isBackground))

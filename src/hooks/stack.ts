@@ -27,6 +27,7 @@ export function stackHookRunners(first: HookRunner | undefined, second: HookRunn
       const outcomes = await Promise.all(runners.filter((r) => r.has(event)).map((r) => r.run(event, payload, opts)));
       return mergeVerdicts(outcomes, outcomes.flatMap((o) => o.results));
     },
+    useMcpTools: (caller) => runners.forEach((r) => r.useMcpTools?.(caller)),
     onAsyncOutput: (listener) => {
       const offs = runners.map((r) => r.onAsyncOutput?.(listener));
       return () => offs.forEach((off) => off?.());

@@ -233,6 +233,11 @@ export interface HookRunner {
    * next turn. Returns the unsubscribe function.
    */
   onAsyncOutput?(listener: (output: HookAsyncOutput) => void): () => void;
+  /**
+   * The MCP connections `mcp_tool` hooks call, once the session has them
+   * (the agent runtime gives its own); `HookRunnerOptions.callMcpTool` wins.
+   */
+  useMcpTools?(caller: (call: HookMcpCall) => Promise<HookMcpAnswer>): void;
   readonly settings: HookSettings;
 }
 

@@ -1,11 +1,14 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { AgentRuntime } from '../../src/agent/runtime.js';
 import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
 import { createHookRunner } from '../../src/hooks/index.js';
 import type { HookAsyncOutput } from '../../src/hooks/types.js';
 import { ScriptedModel } from '../../src/model/scripted/scripted-model.js';
+import { builtinTools } from '../../src/tools/index.js';
+import { defineTool } from '../../src/tools/types.js';
 import { collect, tempDir } from './support/workspace.js';
 
 const BYPASS: PermissionPolicy = { defaultMode: 'bypassPermissions', allow: [], deny: [], ask: [] };
@@ -62,6 +65,40 @@ describe('background hooks in the loop', () => {
     expect(last).toContain('The background PostToolUse hook');
     expect(last).toContain('lint found 2 problems');
     expect(last).toContain('the build is red');
+    model.assertComplete();
+    await runtime.close();
+  });
+});
+
+describe('mcp_tool hooks in the loop', () => {
+  test("call the session's own MCP tool with fields of the event; its JSON answer decides", async () => {
+    await using dir = await tempDir();
+    const seen: unknown[] = [];
+    const judge = defineTool({
+      name: 'mcp__policy__judge',
+      description: 'judges (test tool)',
+      inputSchema: z.object({ command: z.string() }),
+      isReadOnly: () => true,
+      isConcurrencySafe: () => true,
+      run: async (input) => {
+        seen.push(input);
+        return { content: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'policy says no' } }) };
+      },
+    });
+    const model = new ScriptedModel({
+      steps: [
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'rm -rf /tmp/x' } }] },
+        { afterTool: 'bash', match: 'policy says no', content: say('refused') },
+      ],
+    });
+    const hooks = createHookRunner(
+      { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'mcp_tool', server: 'policy', tool: 'judge', input: { command: '${tool_input.command}' } }] }] },
+      { cwd: dir.path },
+    );
+    const runtime = new AgentRuntime({ model, cwd: dir.path, permissionPolicy: BYPASS, hooks, tools: [...builtinTools(), judge] });
+    const { result } = await collect(runtime.submitMessage('go'));
+    expect(result).toMatchObject({ subtype: 'success', result: 'refused' });
+    expect(seen).toEqual([{ command: 'rm -rf /tmp/x' }]);
     model.assertComplete();
     await runtime.close();
   });
