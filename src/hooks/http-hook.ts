@@ -5,6 +5,7 @@
  * redirect (not followed), a refused URL, a connection failure or a timeout
  * is a non-blocking error. Never throws.
  */
+import { resultOf, type ResultOf } from './handler-result.js';
 import { DEFAULT_HOOK_TIMEOUT_S } from './hook-process.js';
 import type { HookCommandResult, HookHttp } from './types.js';
 
@@ -56,16 +57,7 @@ function headersOf(hook: HookHttp, env: NodeJS.ProcessEnv): Record<string, strin
 }
 
 export async function runHttpHook(hook: HookHttp, call: HttpHookCall): Promise<HookCommandResult> {
-  const started = Date.now();
-  const result = (exitCode: number | null, stdout: string, stderr: string, extra: Partial<HookCommandResult> = {}) => ({
-    command: `POST ${hook.url}`,
-    exitCode,
-    stdout,
-    stderr,
-    timedOut: false,
-    durationMs: Date.now() - started,
-    ...extra,
-  });
+  const result = resultOf(`POST ${hook.url}`);
   if (!httpHookUrlAllowed(hook.url, call.allowedUrls))
     return result(1, '', `the URL ${hook.url} is not a loopback address and allowedHttpHookUrls does not list it`, {
       notStarted: true,
@@ -91,10 +83,8 @@ export async function runHttpHook(hook: HookHttp, call: HttpHookCall): Promise<H
   }
 }
 
-type Result = (exitCode: number, stdout: string, stderr: string) => HookCommandResult;
-
 /** A 2xx answer: empty is success, a JSON object is the decision, anything else a non-blocking error. */
-function answerOf(body: string, result: Result): HookCommandResult {
+function answerOf(body: string, result: ResultOf): HookCommandResult {
   const text = body.trim();
   if (text === '') return result(0, '', '');
   try {

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { ConversationMessage, ContentBlock, ModelClient, ToolUseBlock } from '../model/types.js';
+import { resultOf } from './handler-result.js';
 import { JUDGE_TOOLS, runJudgeTool, STRUCTURED_OUTPUT } from './judge-tools.js';
 import type { HookAgent, HookCommandResult, HookEventName, HookPrompt } from './types.js';
 
@@ -41,16 +42,9 @@ export function judgePrompt(prompt: string, json: string): string {
 }
 
 export async function runJudgeHook(hook: HookPrompt | HookAgent, call: JudgeCall): Promise<HookCommandResult> {
-  const started = Date.now();
-  const result = (exitCode: number | null, stderr: string, extra: Partial<HookCommandResult> = {}) => ({
-    command: hook.prompt,
-    exitCode,
-    stdout: '',
-    stderr,
-    timedOut: false,
-    durationMs: Date.now() - started,
-    ...extra,
-  });
+  const made = resultOf(hook.prompt);
+  const result = (exitCode: number | null, stderr: string, extra: Partial<HookCommandResult> = {}) =>
+    made(exitCode, '', stderr, extra);
   if (call.model === undefined)
     return result(1, `no model to judge a ${hook.type} hook${hook.model ? ` (model ${hook.model})` : ''}`, {
       notStarted: true,

@@ -4,6 +4,7 @@
  * (`${tool_input.file_path}`); the tool's text is read like a command's
  * stdout, an error answer is a non-blocking error. Never throws.
  */
+import { resultOf } from './handler-result.js';
 import { DEFAULT_HOOK_TIMEOUT_S } from './hook-process.js';
 import type { HookCommandResult, HookMcpAnswer, HookMcpCall, HookMcpTool } from './types.js';
 
@@ -31,16 +32,7 @@ export async function runMcpToolHook(
   call: ((c: HookMcpCall) => Promise<HookMcpAnswer>) | undefined,
   signal?: AbortSignal,
 ): Promise<HookCommandResult> {
-  const started = Date.now();
-  const result = (exitCode: number | null, stdout: string, stderr: string, extra: Partial<HookCommandResult> = {}) => ({
-    command: `mcp__${hook.server}__${hook.tool}`,
-    exitCode,
-    stdout,
-    stderr,
-    timedOut: false,
-    durationMs: Date.now() - started,
-    ...extra,
-  });
+  const result = resultOf(`mcp__${hook.server}__${hook.tool}`);
   if (call === undefined) return result(1, '', 'no MCP servers are connected here', { notStarted: true });
   const timeout = AbortSignal.timeout((hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
