@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { rosterOf } from '../config/load.js';
-import { loadHookSettings, type LoadedHooks } from '../hooks/index.js';
-import { mergeHookSettings, parseHookSettings } from '../hooks/parse.js';
+import { teammateHooks } from './hooks.js';
 import { createModelClient, modelInfo, SCRIPTED_PREFIX, warnUnknownModel } from '../model/index.js';
 import type { ModelClient, ModelStreamEvent } from '../model/types.js';
 import { EventLog } from '../observe/event-log.js';
@@ -29,14 +28,6 @@ const post = (m: FromWorker): void => port.postMessage(m);
 async function modelFor(data: WorkerData): Promise<ModelClient> {
   if (data.modelViaLead) return new IpcModelClient(data.model, port!);
   return createModelClient(data.model, { fallbackModel: data.team.fallbackModel, prices: data.team.prices, cwd: data.repoRoot });
-}
-
-/** The team's hooks, then the teammate's own (its config's, or its agent file's). */
-async function teammateHooks(data: WorkerData): Promise<LoadedHooks> {
-  const team = await loadHookSettings(data.repoRoot, data.team.hooks, { pluginDirs: data.team.plugins ?? [] });
-  if (data.teammate.hooks === undefined) return team;
-  const own = parseHookSettings(data.teammate.hooks, `teammate ${data.teammate.name}: hooks`);
-  return { ...team, ...mergeHookSettings([team, own]) };
 }
 
 async function main(): Promise<void> {

@@ -62,3 +62,18 @@ describe('a teammate made from an agent file', () => {
     expect(resolved.warnings).toHaveLength(3); // once each, though two teammates use the file
   });
 });
+
+describe("a teammate's own hooks", () => {
+  test("run beside the team's: the worker loads both, the teammate's after", async () => {
+    const { teammateHooks } = await import('../../src/teammate/hooks.js');
+    const { TeamConfigSchema } = await import('../../src/config/schema.js');
+    await using dir = await tempDir();
+    await mkdir(join(dir.path, '.claude'), { recursive: true });
+    await writeFile(join(dir.path, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'team' }] }] } }));
+    const teammate = TeammateConfigSchema.parse({ name: 'alice', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'own' }] }], Nope: [] } });
+    const data = { repoRoot: dir.path, teammate, team: TeamConfigSchema.parse({}) } as Parameters<typeof teammateHooks>[0];
+    const loaded = await teammateHooks(data);
+    expect(loaded.settings.Stop?.map((m) => (m.hooks[0] as { command: string }).command)).toEqual(['team', 'own']);
+    expect(loaded.problems).toEqual([expect.stringMatching(/^teammate alice: hooks\.Nope: not a hook event/)]);
+  });
+});
