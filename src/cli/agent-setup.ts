@@ -9,7 +9,7 @@ import type { AgentRuntimeOptions } from '../agent/options.js';
 import type { PermissionPolicy } from '../agent/permissions/types.js';
 import type { PrintOptions } from '../agent/print/types.js';
 import { loadRoles } from '../agent/subagents/roles.js';
-import { MODEL_ALIASES } from '../agent/subagents/model-choice.js';
+import { defaultModelFor, MODEL_ALIASES } from '../agent/subagents/model-choice.js';
 import { loadConfig } from '../config/load.js';
 import { createHookRunner } from '../hooks/index.js';
 import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
@@ -121,8 +121,8 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
     hooks: createHookRunner(hooks.settings, {
       cwd,
       permissionMode,
-      // prompt and agent hooks are judged by the session's model (a hook's own `model` is not switched to)
-      model: () => model,
+      // a hook's `model` as a role's: the session's own when none, or when the session runs a script
+      model: (name) => defaultModelFor(model, name),
       ...(hooks.allowedHttpHookUrls ? { allowedHttpHookUrls: hooks.allowedHttpHookUrls } : {}),
       onFailure: (failure) => printWarning(`hook ${failure.event} could not run: ${failure.message}`),
     }),

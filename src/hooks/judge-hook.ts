@@ -32,7 +32,7 @@ export interface JudgeCall {
   event: HookEventName;
   stdin: string;
   cwd: string;
-  model: ModelClient | undefined;
+  model: ModelClient | Promise<ModelClient> | undefined;
   signal?: AbortSignal;
 }
 
@@ -52,9 +52,9 @@ export async function runJudgeHook(hook: HookPrompt | HookAgent, call: JudgeCall
   const seconds = hook.timeout ?? (hook.type === 'agent' ? DEFAULT_AGENT_TIMEOUT_S : DEFAULT_PROMPT_TIMEOUT_S);
   const timeout = AbortSignal.timeout(seconds * 1000);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-  const judged = await judge(hook, { ...call, model: call.model }, signal).catch((e: unknown) => ({
-    error: (e as Error).message,
-  }));
+  const judged = await Promise.resolve(call.model)
+    .then((model) => judge(hook, { ...call, model }, signal))
+    .catch((e: unknown) => ({ error: (e as Error).message }));
   if (timeout.aborted) return result(null, 'timed out', { timedOut: true });
   if ('error' in judged) return result(1, judged.error);
   if (judged.ok) return result(0, '');

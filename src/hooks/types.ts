@@ -256,9 +256,10 @@ export interface HookRunnerOptions {
   onFailure?: (failure: HookFailure) => void;
   /**
    * The model of `prompt` and `agent` hooks, by the hook's `model` field
-   * (undefined: the default). Without it such hooks fail as not started.
+   * (undefined: the default). Without it such hooks fail as not started;
+   * a promise that rejects is a non-blocking error naming the model.
    */
-  model?: (name: string | undefined) => ModelClient | undefined;
+  model?: (name: string | undefined) => ModelClient | Promise<ModelClient> | undefined;
   /** Calls an MCP server's tool for `mcp_tool` hooks; without it such hooks fail as not started. */
   callMcpTool?: (call: HookMcpCall) => Promise<HookMcpAnswer>;
   /** URL patterns (`*` wildcards) `http` hooks may reach besides loopback hosts (`allowedHttpHookUrls`). */

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import type { AgentRuntime } from '../agent/runtime.js';
 import { recordHookFailure } from '../hooks/failure-log.js';
 import { taskFields } from '../hooks/team-events.js';
+import { defaultModelFor } from '../agent/subagents/model-choice.js';
 import { createHookRunner, loadHookSettings, type LoadedHooks } from '../hooks/index.js';
 import { mergeHookSettings, parseHookSettings } from '../hooks/parse.js';
 import { taskCreatedHook } from '../hooks/team-events.js';
@@ -31,8 +32,8 @@ export function teammateHookRunner(host: TeammateHost, cwd: string, permissionMo
     cwd,
     projectDir: repoRoot,
     permissionMode,
-    // prompt and agent hooks are judged by the teammate's model (a hook's own `model` is not switched to)
-    model: () => host.deps.model,
+    // a hook's `model` as a role's: the teammate's own when none, or when it runs a script
+    model: (name) => defaultModelFor(host.deps.model, name),
     ...(host.deps.allowedHttpHookUrls ? { allowedHttpHookUrls: host.deps.allowedHttpHookUrls } : {}),
     onFailure: (failure) => {
       host.deps.log({ type: 'notice', agent: host.name, message: `hook: ${failure.message}` });

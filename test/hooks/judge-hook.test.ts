@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { judgePrompt } from '../../src/hooks/judge-hook.js';
 import { createHookRunner } from '../../src/hooks/runner.js';
 import type { HookFailure, HookSettings } from '../../src/hooks/types.js';
+import { defaultModelFor } from '../../src/agent/subagents/model-choice.js';
 import { ScriptedModel } from '../../src/model/scripted/scripted-model.js';
 
 let dir = '';
@@ -73,6 +74,26 @@ describe('prompt hooks', () => {
       expect.stringContaining('no model to judge'),
     ]);
     model.assertComplete();
+  });
+
+  it("take the hook's own model (a scripted session keeps its script), and report one that cannot be made", async () => {
+    const scripted = new ScriptedModel({ steps: [{ agent: 'hook', content: text('{"ok": true}') }] });
+    const named: (string | undefined)[] = [];
+    const runner = createHookRunner(promptOn('PreToolUse', 'check', { model: 'haiku' }), {
+      cwd: dir,
+      model: (name) => (named.push(name), defaultModelFor(scripted, name)),
+    });
+    expect(await runner.run('PreToolUse', bashCall)).toMatchObject({ blocked: false });
+    expect(named).toEqual(['haiku']);
+    scripted.assertComplete();
+    const failures: HookFailure[] = [];
+    const broken = createHookRunner(promptOn('PreToolUse', 'check', { model: 'nope' }), {
+      cwd: dir,
+      model: () => Promise.reject(new Error('no such model')),
+      onFailure: (f) => failures.push(f),
+    });
+    expect(await broken.run('PreToolUse', bashCall)).toMatchObject({ blocked: false });
+    expect(failures[0]!.message).toContain('no such model');
   });
 
   it('append the event when the prompt has no $ARGUMENTS', () => {

@@ -8,6 +8,7 @@ import { asSubagentHooks, stackHookRunners } from '../../hooks/stack.js';
 import type { HookRunner } from '../../hooks/types.js';
 import type { ModelClient } from '../../model/types.js';
 import type { AgentRuntimeOptions } from '../options.js';
+import { defaultModelFor } from './model-choice.js';
 import { loadSkills, withSkills } from './skills.js';
 import type { SubagentRole } from './types.js';
 
@@ -22,7 +23,7 @@ function roleHooks(parent: AgentRuntimeOptions, role: SubagentRole, model: Model
   const own = createHookRunner(asSubagentHooks(role.hooks), {
     cwd: parent.cwd,
     permissionMode: role.permissionMode ?? parent.permissionPolicy?.defaultMode ?? 'default',
-    model: () => model,
+    model: (name) => defaultModelFor(model, name),
   });
   return stackHookRunners(parent.hooks, own);
 }
