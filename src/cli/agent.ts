@@ -133,7 +133,7 @@ export function registerAgentCommand(program: Command): void {
       'text',
     )
     .option('--verbose', 'accepted for Claude Code compatibility (stream-json is always complete)')
-    .option('--include-partial-messages', 'stream-json: also print text deltas as stream_event lines')
+    .option('--include-partial-messages', 'stream-json: also print the answer as it streams (text, tool input and thinking deltas) as stream_event lines')
     .option('--dangerously-skip-permissions', 'the same as --permission-mode bypassPermissions')
     .option('--mcp-config <configs...>', 'MCP server files or JSON strings, added to .mcp.json')
     .option('--strict-mcp-config', 'use only the --mcp-config servers, not .mcp.json')

@@ -133,6 +133,32 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     });
     expect(deltas.map((d) => d.event.delta.text).join('')).toBe('Hello there.');
   });
+
+  it('--include-partial-messages also streams tool input (input_json_delta) and thinking (thinking_delta) at their block index', async () => {
+    const { dir } = await setup({
+      script: {
+        steps: [
+          {
+            content: [
+              { type: 'thinking', thinking: 'I should write the file first.' },
+              { type: 'tool_use', name: 'bash', input: { command: 'echo hi > out.txt' } },
+            ],
+          },
+          { content: [{ type: 'text', text: 'Done.' }] },
+        ],
+      },
+    });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const deltas = of(ran, 'stream_event').map((d) => d.event as { index: number; delta: Record<string, string> });
+    const thinking = deltas.filter((d) => d.delta.type === 'thinking_delta');
+    expect(thinking.map((d) => d.delta.thinking).join('')).toBe('I should write the file first.');
+    const input = deltas.filter((d) => d.delta.type === 'input_json_delta');
+    expect(JSON.parse(input.map((d) => d.delta.partial_json).join(''))).toEqual({ command: 'echo hi > out.txt' });
+    expect(new Set(thinking.map((d) => d.index))).toEqual(new Set([0]));
+    expect(new Set(input.map((d) => d.index))).toEqual(new Set([1]));
+    expect(deltas.every((d) => (d as unknown as { type: string }).type === 'content_block_delta')).toBe(true);
+  });
 });
 
 describe('teamd agent -p exit codes', () => {

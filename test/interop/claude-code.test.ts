@@ -74,8 +74,10 @@ interface ClientRun extends ProcessRun {
 
 /** A different conversation, and faults for its first requests. */
 interface Scenario {
-  script: ScriptInput;
+  /** Absent: the usual conversation, with each client's tool names. */
+  script?: ScriptInput;
   faults: Fault[];
+  flags?: string[];
 }
 
 async function runClient(client: 'claude' | 'teamd', repo: string, scenario?: Scenario): Promise<ClientRun> {
@@ -97,6 +99,7 @@ async function runClient(client: 'claude' | 'teamd', repo: string, scenario?: Sc
     '--dangerously-skip-permissions',
     '--model',
     MODEL,
+    ...(scenario?.flags ?? []),
   ];
   const prompt = 'Write hi into out.txt, then echo ping.';
   const run =
@@ -271,5 +274,31 @@ describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --for
     expect(runsOf(td)).toEqual(runsOf(cc));
     expect(shape(td)[0]).toBe('system/init');
     expect(Object.keys(replays(td)[0]!).sort()).toEqual(Object.keys(replays(cc)[0]!).sort());
+  });
+});
+
+describe.skipIf(!claude.ok)('--include-partial-messages', () => {
+  let cc: ClientRun;
+  let td: ClientRun;
+  beforeAll(async () => {
+    const repo = join(base, 'repo-partial');
+    const scenario: Scenario = { faults: [], flags: ['--include-partial-messages'] };
+    cc = await runClient('claude', repo, scenario);
+    td = await runClient('teamd', repo, scenario);
+  }, 240_000);
+
+  it('both stream the same content_block_delta kinds, text and tool input alike, at the same block indexes', () => {
+    const deltas = (run: ClientRun) =>
+      run.events
+        .filter((e) => e.type === 'stream_event' && (e.event as { type?: string }).type === 'content_block_delta')
+        .map((e) => {
+          const event = e.event as { index: number; delta: { type: string } };
+          return `${event.index}:${event.delta.type}`;
+        })
+        .filter((d, i, all) => all[i - 1] !== d);
+    console.log(`interop partial deltas: ${deltas(cc).join(' ')} / teamd: ${deltas(td).join(' ')}`);
+    expect(deltas(cc).length, cc.stdout).toBeGreaterThan(0);
+    expect(deltas(td)).toEqual(deltas(cc));
+    expect(deltas(td)).toContain('0:input_json_delta');
   });
 });

@@ -126,12 +126,10 @@ export class ClaudeEventPrinter {
     return [{ type: 'user', message: event.message, ...common(event), tool_use_result }];
   }
 
+  /** The API's `content_block_delta` event: text, tool input JSON, or thinking, at its block's index. */
   private delta(event: Of<'stream_event'>): ClaudeEvent {
-    const raw = {
-      type: 'content_block_delta',
-      index: 0,
-      delta: { type: 'text_delta', text: event.event.text },
-    };
+    const { index = 0, ...delta } = event.event;
+    const raw = { type: 'content_block_delta', index, delta };
     return { type: 'stream_event', event: raw, ...common(event) };
   }
 }
