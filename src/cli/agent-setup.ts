@@ -11,7 +11,8 @@ import type { PrintOptions } from '../agent/print/types.js';
 import { loadRoles } from '../agent/subagents/roles.js';
 import { defaultModelFor, MODEL_ALIASES } from '../agent/subagents/model-choice.js';
 import { loadConfig } from '../config/load.js';
-import { createHookRunner } from '../hooks/index.js';
+import { createHookRunner, type HookRunner } from '../hooks/index.js';
+import type { HookMcpAnswer, HookMcpCall } from '../hooks/types.js';
 import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
 import { modelInfo, warnUnknownModel } from '../model/models.js';
 import { thinkingOptionsOf } from '../model/thinking.js';
@@ -20,6 +21,7 @@ import { settingsPermissions } from './agent-permissions.js';
 import { hookSources, jsonOf, mcpSources, sessionToResume } from './agent-sources.js';
 import { agentsFlag } from './agents-flag.js';
 import { CliError } from './cli-error.js';
+import { permissionPromptTool } from './permission-prompt-tool.js';
 import { printWarning } from './output.js';
 
 /** `Bash(npm test:*) Edit,Read` → three rules: split on commas and spaces outside parentheses. */
@@ -110,6 +112,23 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
   const permissionMode = policy.defaultMode;
   const transcriptDir = agentTranscriptDir(cwd);
   const resume = sessionToResume(transcriptDir, flags);
+  const created = createHookRunner(hooks.settings, {
+    cwd,
+    permissionMode,
+    // a hook's `model` as a role's: the session's own when none, or when the session runs a script
+    model: (name) => defaultModelFor(model, name),
+    ...(hooks.allowedHttpHookUrls ? { allowedHttpHookUrls: hooks.allowedHttpHookUrls } : {}),
+    onFailure: (failure) => printWarning(`hook ${failure.event} could not run: ${failure.message}`),
+  });
+  // The session's MCP connections reach the hooks; --permission-prompt-tool asks through them too.
+  let mcpCaller: ((call: HookMcpCall) => Promise<HookMcpAnswer>) | undefined;
+  const runner: HookRunner = {
+    ...created,
+    useMcpTools: (caller) => {
+      mcpCaller = caller;
+      created.useMcpTools?.(caller);
+    },
+  };
   const options: AgentRuntimeOptions = {
     model,
     cwd,
@@ -118,14 +137,8 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
     maxTokens: config.maxTokens,
     thinking: thinkingOptionsOf(config),
     permissionPolicy: policy,
-    hooks: createHookRunner(hooks.settings, {
-      cwd,
-      permissionMode,
-      // a hook's `model` as a role's: the session's own when none, or when the session runs a script
-      model: (name) => defaultModelFor(model, name),
-      ...(hooks.allowedHttpHookUrls ? { allowedHttpHookUrls: hooks.allowedHttpHookUrls } : {}),
-      onFailure: (failure) => printWarning(`hook ${failure.event} could not run: ${failure.message}`),
-    }),
+    hooks: runner,
+    ...(flags.permissionPromptTool === undefined ? {} : { canUseTool: permissionPromptTool(flags.permissionPromptTool, () => mcpCaller) }),
     prices: config.prices,
     transcriptDir,
     subagents: flagAgents.roles.length === 0 ? {} : { roles: flagAgents.roles },

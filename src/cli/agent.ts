@@ -40,6 +40,7 @@ const AgentFlagsSchema = z.strictObject({
   forkSession: z.boolean().optional(),
   agents: z.string().min(1).optional(),
   replayUserMessages: z.boolean().optional(),
+  permissionPromptTool: z.string().min(1).optional(),
 });
 export type AgentFlags = z.infer<typeof AgentFlagsSchema>;
 
@@ -145,6 +146,7 @@ export function registerAgentCommand(program: Command): void {
     .option('--record <path>', 'also save every model answer to this script file')
     .option('--fallback-model <model>', 'the model to use when the main one is overloaded (default: the config fallbackModel)')
     .option('--fork-session', 'with --resume or --continue: go on under a new session id, the old session left as it was')
+    .option('--permission-prompt-tool <tool>', 'an MCP tool (mcp__server__tool) that answers the permission asks')
     .option('--replay-user-messages', 'stream-json in and out: print each user message from stdin back (isReplay: true)')
     .option('--agents <json>', 'subagents as JSON: {"name": {"description", "prompt", "tools", "model", …}}')
     .option('--cwd <dir>', 'the directory to work in (default: the current directory)')

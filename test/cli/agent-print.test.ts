@@ -281,6 +281,40 @@ describe('teamd agent -p flags', () => {
     expect(same.stderr).toContain('--fallback-model: the fallback model cannot be the same as the main model');
   });
 
+  it('--permission-prompt-tool: an MCP tool answers the asks (allow one command, deny another)', async () => {
+    const { dir } = await setup({
+      script: {
+        steps: [
+          { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo allowed > a.txt' } }] },
+          { afterTool: 'bash', content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo refused > b.txt' } }] },
+          { afterTool: 'bash', match: 'no b files', content: [{ type: 'text', text: 'Done.' }] },
+        ],
+      },
+    });
+    const sdk = (path: string): string => JSON.stringify(import.meta.resolve(`@modelcontextprotocol/sdk/${path}`));
+    writeFileSync(
+      join(dir, 'approve-mcp.mjs'),
+      `import { McpServer } from ${sdk('server/mcp.js')};
+import { StdioServerTransport } from ${sdk('server/stdio.js')};
+import { z } from ${JSON.stringify(import.meta.resolve('zod'))};
+const server = new McpServer({ name: 'gate', version: '1.0.0' });
+server.registerTool('approve', { description: 'answers permission asks', inputSchema: { tool_name: z.string(), input: z.any(), tool_use_id: z.string() } },
+  async ({ tool_name, input }) => ({ content: [{ type: 'text', text: JSON.stringify(
+    tool_name === 'Bash' && String(input.command).includes('b.txt') ? { behavior: 'deny', message: 'no b files' } : { behavior: 'allow' }) }] }));
+await server.connect(new StdioServerTransport());
+`,
+    );
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { gate: { command: process.execPath, args: [join(dir, 'approve-mcp.mjs')] } } }));
+    const ran = await agent(dir, ['-p', 'go', ...API, '--permission-mode', 'default', '--permission-prompt-tool', 'mcp__gate__approve']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(existsSync(join(dir, 'a.txt'))).toBe(true);
+    expect(existsSync(join(dir, 'b.txt'))).toBe(false);
+    expect(of(ran, 'result')[0]!.permission_denials).toEqual([expect.objectContaining({ tool_name: 'bash', message: expect.stringContaining('no b files') })]);
+    const bad = await agent(dir, ['-p', 'go', ...API, '--permission-prompt-tool', 'approve']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('is not an MCP tool name');
+  });
+
   it('.mcp.json, --mcp-config, --strict-mcp-config, .claude/agents, --permission-mode', async () => {
     const { dir } = await setup({
       script: { rules: [{ times: 'always', content: [{ type: 'text', text: 'ok' }] }] },
