@@ -113,6 +113,7 @@ async function runOnce(
   out: HeadlessOutput,
 ): Promise<ResultEvent> {
   let last: ResultEvent | null = null;
+  printer.replay(prompt);
   for await (const event of runtime.submitMessage(prompt)) {
     const line = formatEvent(format, event, printer);
     if (line !== null) out.stdout(line);

@@ -82,6 +82,8 @@ export const AgentRuntimeOptionsSchema = z.strictObject({
   sessionId: z.string().optional(),
   /** Continue the conversation saved under this session id (needs `transcriptDir`). */
   resume: z.string().optional(),
+  /** With `resume`: the conversation goes on under a new session id (`sessionId`, else a random one); the old transcript is left as it was. */
+  forkSession: z.boolean().optional(),
   /** What started this runtime (a subagent's tool_use id, a teammate's session); null at the top. */
   parentId: z.string().nullable().optional(),
   /** 0 for a top-level agent, 1 for a subagent. */

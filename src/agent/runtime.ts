@@ -25,6 +25,8 @@ import { buildRunContext } from './run-context.js';
 import { RunStats } from './run-stats.js';
 import { loadTranscript, sanitizeSessionName, TranscriptWriter } from './transcript.js';
 import { hookSession, type HookSession } from '../hooks/session.js';
+import { asyncReminder } from '../hooks/async-output.js';
+import type { HookMcpAnswer, HookMcpCall } from '../hooks/types.js';
 import { ClaudeTranscript } from './claude-transcript.js';
 import type { AgentEvent, ResultEvent } from './types.js';
 
@@ -58,7 +60,10 @@ export class AgentRuntime {
   constructor(input: AgentRuntimeOptions) {
     const options = parseRuntimeOptions(input);
     this.options = options;
-    const name = sanitizeSessionName(options.resume ?? options.sessionId ?? randomUUID());
+    // Background hooks' output joins the conversation at the next boundary (Claude Code: the next turn).
+    options.hooks?.onAsyncOutput?.((output) => this.queue.add({ text: asyncReminder(output), meta: { hook: output.event } }));
+    const forked = options.forkSession === true && options.resume !== undefined;
+    const name = sanitizeSessionName(forked ? (options.sessionId ?? randomUUID()) : (options.resume ?? options.sessionId ?? randomUUID()));
     this.sessionId = name.ok ? name.value : randomUUID();
     if (!name.ok) this.prepared = Promise.resolve(name.error);
     // a subagent never gets the task tool: subagents cannot start subagents
@@ -266,6 +271,19 @@ export class AgentRuntime {
       else this.tools.push(tool);
     }
     this.notices.push(...extras.notices);
+    // mcp_tool hooks call this session's MCP tools; a subagent shares its parent's runner and leaves it be
+    if ((this.options.depth ?? 0) === 0) this.options.hooks?.useMcpTools?.((call) => this.callMcpForHook(call));
+  }
+
+  /** One MCP tool call for an `mcp_tool` hook, outside the model's turn (no permission gate: the user configured the hook). */
+  private async callMcpForHook(call: HookMcpCall): Promise<HookMcpAnswer> {
+    const name = `mcp__${call.server}__${call.tool}`;
+    const tool = this.tools.find((t) => t.name === name);
+    if (tool === undefined) throw new Error(`no MCP tool ${name} is connected`);
+    const input = tool.inputSchema.safeParse(call.input);
+    if (!input.success) return { text: `the hook's input does not fit ${name}: ${input.error.message}`, isError: true };
+    const out = await tool.run(input.data, { ...this.toolContext, signal: call.signal, onProgress: () => undefined });
+    return { text: out.content, isError: out.isError === true };
   }
 
   /** Loads a resumed conversation, opens the transcript, adds the optional tools; an error text when one fails. */
@@ -275,7 +293,9 @@ export class AgentRuntime {
     const dir = this.options.transcriptDir;
     if (this.options.resume !== undefined) {
       if (dir === undefined) return 'resume needs a transcriptDir';
-      const loaded = await loadTranscript(dir, this.sessionId);
+      const from = sanitizeSessionName(this.options.resume);
+      if (!from.ok) return from.error;
+      const loaded = await loadTranscript(dir, from.value);
       if (!loaded.ok) return loaded.error;
       this.conversation = new Conversation(loaded.value.messages);
     }
@@ -290,6 +310,8 @@ export class AgentRuntime {
     const writer = TranscriptWriter.open(dir, header);
     if (!writer.ok) return writer.error;
     this.transcript = writer.value;
+    if (this.options.forkSession === true && this.options.resume !== undefined)
+      writer.value.seed(this.conversation.messages, this.options.resume);
     return null;
   }
 

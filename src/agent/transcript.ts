@@ -103,6 +103,14 @@ export class TranscriptWriter {
     }
   }
 
+  /**
+   * The conversation a forked session starts from, as one line (the shape
+   * of a compaction's: loading restarts from it), naming the session forked.
+   */
+  seed(messages: readonly ConversationMessage[], forkedFrom: string): void {
+    this.line({ type: 'system', subtype: 'compact', forked_from: forkedFrom, messages });
+  }
+
   write(event: AgentEvent): void {
     if (event.type === 'stream_event') {
       if (this.fd !== null) this.pending += JSON.stringify(event) + '\n';

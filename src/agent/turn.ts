@@ -18,7 +18,7 @@ import { EventChannel } from './event-channel.js';
 import type { EventBody, StampEvent } from './events.js';
 import { ToolExecutor, type ExecutorEnv } from './executor.js';
 import { toolUsesOf } from './history.js';
-import type { AgentEvent } from './types.js';
+import type { AgentEvent, StreamDelta } from './types.js';
 
 export type ModelDone = Extract<ModelStreamEvent, { type: 'done' }>;
 
@@ -69,10 +69,16 @@ const apiRetry = (n: RetryNotice): EventBody => ({
   error: `${n.error.kind}: ${n.error.message}`,
 });
 
-const textDelta = (text: string): EventBody => ({
-  type: 'stream_event',
-  event: { type: 'text_delta', text },
-});
+const streamDelta = (event: StreamDelta): EventBody => ({ type: 'stream_event', event });
+
+/** The model's partial output as a stream_event, or null for events that are no piece of the answer. */
+function deltaOf(event: ModelStreamEvent): StreamDelta | null {
+  if (event.type === 'text_delta') return { type: 'text_delta', text: event.text, index: event.index };
+  if (event.type === 'input_json_delta')
+    return { type: 'input_json_delta', partial_json: event.partial_json, index: event.index };
+  if (event.type === 'thinking_delta') return { type: 'thinking_delta', thinking: event.thinking, index: event.index };
+  return null;
+}
 
 async function streamModel(
   env: TurnEnv,
@@ -92,7 +98,8 @@ async function streamModel(
     for await (const event of env.model.stream(request)) {
       if (event.type === 'done') return event;
       if (event.type === 'tool_use') executor.start(event.block);
-      if (event.type === 'text_delta') push(textDelta(event.text));
+      const delta = deltaOf(event);
+      if (delta !== null) push(streamDelta(delta));
       if (event.type === 'retry') push(apiRetry(event.notice));
     }
     return failedDone(env, 'the model stream ended without a final message');

@@ -79,7 +79,7 @@ export type AgentEvent = EventBase &
     | { type: 'user'; message: ConversationMessage }
     /** `stop_reason`: why the model call ended (`end_turn`, `tool_use`, …), as the API said. */
     | { type: 'assistant'; message: ConversationMessage; model: string; usage: Usage; stop_reason?: StopReason }
-    | { type: 'stream_event'; event: { type: 'text_delta'; text: string } }
+    | { type: 'stream_event'; event: StreamDelta }
     | { type: 'progress'; tool_use_id: string; tool: string; text: string }
     | {
         type: 'tool_use_summary';
@@ -110,3 +110,9 @@ export type AgentEvent = EventBase &
   );
 
 export type ResultEvent = Extract<AgentEvent, { type: 'result' }>;
+
+/** A piece of the model's answer as it streams, with its block's index (`--include-partial-messages`). */
+export type StreamDelta =
+  | { type: 'text_delta'; text: string; index?: number }
+  | { type: 'input_json_delta'; partial_json: string; index: number }
+  | { type: 'thinking_delta'; thinking: string; index: number };

@@ -9,16 +9,19 @@ import type { AgentRuntimeOptions } from '../agent/options.js';
 import type { PermissionPolicy } from '../agent/permissions/types.js';
 import type { PrintOptions } from '../agent/print/types.js';
 import { loadRoles } from '../agent/subagents/roles.js';
-import { MODEL_ALIASES } from '../agent/subagents/model-choice.js';
+import { defaultModelFor, MODEL_ALIASES } from '../agent/subagents/model-choice.js';
 import { loadConfig } from '../config/load.js';
-import { createHookRunner } from '../hooks/index.js';
+import { createHookRunner, type HookRunner } from '../hooks/index.js';
+import type { HookMcpAnswer, HookMcpCall } from '../hooks/types.js';
 import { createModelClient, SCRIPTED_PREFIX } from '../model/factory.js';
 import { modelInfo, warnUnknownModel } from '../model/models.js';
 import { thinkingOptionsOf } from '../model/thinking.js';
 import type { AgentFlags } from './agent.js';
 import { settingsPermissions } from './agent-permissions.js';
 import { hookSources, jsonOf, mcpSources, sessionToResume } from './agent-sources.js';
+import { agentsFlag } from './agents-flag.js';
 import { CliError } from './cli-error.js';
+import { permissionPromptTool } from './permission-prompt-tool.js';
 import { printWarning } from './output.js';
 
 /** `Bash(npm test:*) Edit,Read` → three rules: split on commas and spaces outside parentheses. */
@@ -68,6 +71,15 @@ async function policyOf(flags: AgentFlags, config: PermissionPolicy, cwd: string
   };
 }
 
+/** `--fallback-model a,b`: Claude Code tries them in order; teamd has one fallback, the first (a warning says so). */
+function fallbackOf(flag: string | undefined, configured: string | undefined): string | undefined {
+  if (flag === undefined) return configured;
+  const [first, ...rest] = flag.split(',').map((m) => m.trim()).filter(Boolean);
+  if (first === undefined) throw new CliError('teamd agent --fallback-model: no model named');
+  if (rest.length > 0) printWarning(`--fallback-model: teamd falls back to one model; ${rest.join(', ')} not used`);
+  return MODEL_ALIASES[first] ?? first;
+}
+
 /** The runtime options for a headless run in `cwd`: model, limits, permissions, hooks, MCP servers, agents, from flags and files. */
 export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<HeadlessSetup> {
   const loaded = await loadConfig(cwd);
@@ -75,9 +87,13 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
   const config = loaded.config;
   // Claude Code's aliases: --model sonnet | opus | haiku
   const name = flags.model === undefined ? config.model : (MODEL_ALIASES[flags.model] ?? flags.model);
+  const fallback = fallbackOf(flags.fallbackModel, config.fallbackModel);
+  // Claude Code's own rule: a fallback equal to the main model is refused.
+  if (flags.fallbackModel !== undefined && fallback === name)
+    throw new CliError('teamd agent --fallback-model: the fallback model cannot be the same as the main model');
   const model = await createModelClient(name, {
     cwd,
-    fallbackModel: config.fallbackModel,
+    fallbackModel: fallback,
     prices: config.prices,
     record: flags.record,
     retry: config.retry,
@@ -89,11 +105,30 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
   const hooks = await hookSources(cwd, config.hooks, flags.settings);
   for (const problem of hooks.problems) printWarning(problem);
   const mcp = mcpSources(cwd, flags.mcpConfig, flags.strictMcpConfig ?? false);
-  const { roles } = await loadRoles(cwd);
+  const flagAgents = agentsFlag(flags.agents, cwd);
+  for (const warning of flagAgents.warnings) printWarning(warning);
+  const { roles } = await loadRoles(cwd, flagAgents.roles);
   const policy = await policyOf(flags, config.permissions, cwd);
   const permissionMode = policy.defaultMode;
   const transcriptDir = agentTranscriptDir(cwd);
   const resume = sessionToResume(transcriptDir, flags);
+  const created = createHookRunner(hooks.settings, {
+    cwd,
+    permissionMode,
+    // a hook's `model` as a role's: the session's own when none, or when the session runs a script
+    model: (name) => defaultModelFor(model, name),
+    ...(hooks.allowedHttpHookUrls ? { allowedHttpHookUrls: hooks.allowedHttpHookUrls } : {}),
+    onFailure: (failure) => printWarning(`hook ${failure.event} could not run: ${failure.message}`),
+  });
+  // The session's MCP connections reach the hooks; --permission-prompt-tool asks through them too.
+  let mcpCaller: ((call: HookMcpCall) => Promise<HookMcpAnswer>) | undefined;
+  const runner: HookRunner = {
+    ...created,
+    useMcpTools: (caller) => {
+      mcpCaller = caller;
+      created.useMcpTools?.(caller);
+    },
+  };
   const options: AgentRuntimeOptions = {
     model,
     cwd,
@@ -102,21 +137,20 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
     maxTokens: config.maxTokens,
     thinking: thinkingOptionsOf(config),
     permissionPolicy: policy,
-    hooks: createHookRunner(hooks.settings, {
-      cwd,
-      permissionMode,
-      onFailure: (failure) => printWarning(`hook ${failure.event} could not run: ${failure.message}`),
-    }),
+    hooks: runner,
+    ...(flags.permissionPromptTool === undefined ? {} : { canUseTool: permissionPromptTool(flags.permissionPromptTool, () => mcpCaller) }),
     prices: config.prices,
     transcriptDir,
-    subagents: {},
+    subagents: flagAgents.roles.length === 0 ? {} : { roles: flagAgents.roles },
     ...(mcp.options === false ? {} : { mcp: mcp.options }),
     ...(resume === undefined ? {} : { resume }),
+    ...(resume !== undefined && flags.forkSession === true ? { forkSession: true } : {}),
     ...(flags.systemPrompt === undefined ? {} : { systemPrompt: flags.systemPrompt }),
     ...(flags.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: flags.appendSystemPrompt }),
   };
   const print: Partial<PrintOptions> = {
     includePartialMessages: flags.includePartialMessages ?? false,
+    replayUserMessages: flags.replayUserMessages ?? false,
     permissionMode,
     apiKeySource:
       model.model.startsWith(SCRIPTED_PREFIX) || !process.env.ANTHROPIC_API_KEY

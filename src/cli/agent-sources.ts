@@ -40,6 +40,8 @@ function readFlagFile(flag: string, file: string): string {
 export interface HookSources {
   settings: HookSettings;
   problems: string[];
+  /** Where `http` hooks may go besides loopback (the settings' `allowedHttpHookUrls`). */
+  allowedHttpHookUrls?: string[];
 }
 
 /** `.claude/settings.json`, `settings.local.json`, teamd's config hooks, then `--settings`. */
@@ -59,7 +61,11 @@ export async function hookSources(
     HookSettings[keyof HookSettings],
   ][])
     settings[event] = [...(settings[event] ?? []), ...(matchers ?? [])];
-  return { settings, problems: [...loaded.problems, ...added.problems] };
+  return {
+    settings,
+    problems: [...loaded.problems, ...added.problems],
+    allowedHttpHookUrls: loaded.allowedHttpHookUrls,
+  };
 }
 
 export interface McpSources {

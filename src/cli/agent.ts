@@ -36,6 +36,11 @@ const AgentFlagsSchema = z.strictObject({
   appendSystemPrompt: z.string().optional(),
   record: z.string().min(1).optional(),
   cwd: z.string().min(1).optional(),
+  fallbackModel: z.string().min(1).optional(),
+  forkSession: z.boolean().optional(),
+  agents: z.string().min(1).optional(),
+  replayUserMessages: z.boolean().optional(),
+  permissionPromptTool: z.string().min(1).optional(),
 });
 export type AgentFlags = z.infer<typeof AgentFlagsSchema>;
 
@@ -91,6 +96,8 @@ export async function agentAction(promptWords: string[], rawFlags: unknown): Pro
   const flags = parseFlags(rawFlags);
   const cwd = resolve(flags.cwd ?? process.cwd());
   if (!existsSync(cwd)) throw new CliError(`teamd agent --cwd: ${cwd} does not exist`);
+  if (flags.replayUserMessages && (flags.inputFormat !== 'stream-json' || flags.outputFormat !== 'stream-json'))
+    throw new CliError('teamd agent --replay-user-messages: needs --input-format stream-json and --output-format stream-json');
   const prompt = await promptOf(promptWords, flags);
   const setup = await headlessSetup(flags, cwd);
   const run = runHeadless(prompt, setup.options, { format: flags.outputFormat, print: setup.print }, stdio);
@@ -127,7 +134,7 @@ export function registerAgentCommand(program: Command): void {
       'text',
     )
     .option('--verbose', 'accepted for Claude Code compatibility (stream-json is always complete)')
-    .option('--include-partial-messages', 'stream-json: also print text deltas as stream_event lines')
+    .option('--include-partial-messages', 'stream-json: also print the answer as it streams (text, tool input and thinking deltas) as stream_event lines')
     .option('--dangerously-skip-permissions', 'the same as --permission-mode bypassPermissions')
     .option('--mcp-config <configs...>', 'MCP server files or JSON strings, added to .mcp.json')
     .option('--strict-mcp-config', 'use only the --mcp-config servers, not .mcp.json')
@@ -137,6 +144,11 @@ export function registerAgentCommand(program: Command): void {
     .option('--system-prompt <text>', 'replace the system prompt')
     .option('--append-system-prompt <text>', 'add to the system prompt')
     .option('--record <path>', 'also save every model answer to this script file')
+    .option('--fallback-model <model>', 'the model to use when the main one is overloaded (default: the config fallbackModel)')
+    .option('--fork-session', 'with --resume or --continue: go on under a new session id, the old session left as it was')
+    .option('--permission-prompt-tool <tool>', 'an MCP tool (mcp__server__tool) that answers the permission asks')
+    .option('--replay-user-messages', 'stream-json in and out: print each user message from stdin back (isReplay: true)')
+    .option('--agents <json>', 'subagents as JSON: {"name": {"description", "prompt", "tools", "model", …}}')
     .option('--cwd <dir>', 'the directory to work in (default: the current directory)')
     .action(async (words: string[], flags: unknown) => {
       await agentAction(words, flags);

@@ -106,6 +106,8 @@ export const TeammateConfigSchema = z.strictObject({
   /** Tool names this teammate may use; all when absent. */
   tools: z.array(z.string()).optional(),
   permissions: PermissionPolicySchema.optional(),
+  /** This teammate's own hooks (settings.json's shape), beside the team's; an `agent:<name>` role's file fills it. */
+  hooks: z.record(z.string(), z.unknown()).optional(),
   planMode: z.boolean().default(false),
   autoApproveShutdown: z.boolean().default(true),
   /** Where this teammate runs; the team's `host` when absent. */

@@ -78,6 +78,8 @@ export function verdictOf(event: HookEventName, result: HookCommandResult): Verd
 function exitTwo(event: HookEventName, result: HookCommandResult): Verdict {
   const reason = result.stderr.trim() || `blocked by the hook \`${result.command}\``;
   if (!EXIT2_BLOCKS.has(event)) return { ...PASS, systemMessage: reason };
+  // A prompt/agent hook's "not ok" outside Stop-like events also ends the turn (judge-hook.ts).
+  if (result.stopsTurn === true) return { blocked: true, continue: false, reason, stopReason: reason };
   return { blocked: true, continue: true, reason };
 }
 

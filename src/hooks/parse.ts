@@ -2,10 +2,10 @@
  * Validates a `hooks` object (Claude Code's shape: event name → matchers →
  * handlers). Each entry stands alone: a bad one is a problem naming its field
  * and is left out; the rest load. Keys Claude Code added that teamd does not
- * use are accepted silently; handler types it cannot run are warnings.
+ * use are accepted silently; an unknown handler type is a warning.
  */
 import { z } from 'zod';
-import type { HookCommand, HookEventName, HookMatcher, HookSettings } from './types.js';
+import type { HookEventName, HookHandler, HookMatcher, HookSettings } from './types.js';
 
 export const HOOK_EVENTS: readonly HookEventName[] = [
   'PreToolUse',
@@ -48,15 +48,55 @@ const KNOWN_UNFIRED = new Set([
 ]);
 
 // Loose objects on purpose: Claude Code adds keys over time, and a user's settings must still load.
+const common = {
+  timeout: z.number().positive('must be a positive number of seconds').optional(),
+  if: z.string().optional(),
+  statusMessage: z.string().optional(),
+  once: z.boolean().optional(),
+};
 const HookCommandSchema = z.object({
   type: z.literal('command'),
   command: z.string().min(1, 'must not be empty'),
   args: z.array(z.string()).optional(),
-  timeout: z.number().positive('must be a positive number of seconds').optional(),
   async: z.boolean().optional(),
-  if: z.string().optional(),
-  statusMessage: z.string().optional(),
+  asyncRewake: z.boolean().optional(),
+  ...common,
 });
+const HookHttpSchema = z.object({
+  type: z.literal('http'),
+  url: z.url('must be a URL (http://127.0.0.1:PORT/path)'),
+  headers: z.record(z.string(), z.string()).optional(),
+  allowedEnvVars: z.array(z.string()).optional(),
+  ...common,
+});
+const HookPromptSchema = z.object({
+  type: z.literal('prompt'),
+  prompt: z.string().min(1, 'must not be empty'),
+  model: z.string().min(1).optional(),
+  continueOnBlock: z.boolean().optional(),
+  ...common,
+});
+const HookAgentSchema = z.object({
+  type: z.literal('agent'),
+  prompt: z.string().min(1, 'must not be empty'),
+  model: z.string().min(1).optional(),
+  ...common,
+});
+const HookMcpToolSchema = z.object({
+  type: z.literal('mcp_tool'),
+  server: z.string().min(1, 'must name a configured MCP server'),
+  tool: z.string().min(1, "must name the server's tool"),
+  input: z.record(z.string(), z.unknown()).optional(),
+  ...common,
+});
+const HandlerSchema = z.discriminatedUnion('type', [
+  HookCommandSchema,
+  HookHttpSchema,
+  HookPromptSchema,
+  HookAgentSchema,
+  HookMcpToolSchema,
+]);
+const HANDLER_TYPES = ['command', 'http', 'prompt', 'agent', 'mcp_tool'];
 const HookMatcherSchema = z.object({ matcher: z.string().optional(), hooks: z.array(z.unknown()) });
 
 export interface LoadedHookSettings {
@@ -128,28 +168,29 @@ function parseCommand(
   where: string,
   problems: string[],
   options: ParseHookOptions,
-): HookCommand[] {
+): HookHandler[] {
   const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
-  if (type !== undefined && type !== 'command') {
-    problems.push(
-      `${where}.type: ${JSON.stringify(type)} hooks are not run by teamd (only "command"; see docs/TOOLS.md); ignored`,
-    );
+  if (typeof type === 'string' && !HANDLER_TYPES.includes(type)) {
+    problems.push(`${where}.type: ${JSON.stringify(type)} is not a hook type (${HANDLER_TYPES.join(', ')}); ignored`);
     return [];
   }
-  const parsed = HookCommandSchema.safeParse(value);
+  const parsed = HandlerSchema.safeParse(value);
   if (!parsed.success) {
     problems.push(...issues(where, parsed.error));
     return [];
   }
-  const command: HookCommand = { type: 'command', command: parsed.data.command };
-  const { args, timeout, async, statusMessage } = parsed.data;
-  if (args !== undefined) command.args = args;
-  if (timeout !== undefined) command.timeout = timeout;
-  if (async !== undefined) command.async = async;
-  if (parsed.data.if !== undefined) command.if = parsed.data.if;
-  if (statusMessage !== undefined) command.statusMessage = statusMessage;
-  if (options.pluginRoot !== undefined) command.pluginRoot = options.pluginRoot;
-  return [command];
+  const handler = dropUndefined(parsed.data) as HookHandler;
+  if (handler.type === 'agent' && where.includes('.PermissionRequest[')) {
+    problems.push(`${where}.type: "agent" hooks cannot answer PermissionRequest (Claude Code refuses them too); ignored`);
+    return [];
+  }
+  if (options.pluginRoot !== undefined) handler.pluginRoot = options.pluginRoot;
+  return [handler];
+}
+
+/** Zod's output keeps keys whose value is undefined out of a loose object only if absent; drop them for clean equality. */
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function issues(where: string, error: z.ZodError): string[] {

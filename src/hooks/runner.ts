@@ -1,14 +1,17 @@
 /**
  * The hook runner: picks the hooks of an event that match, runs them in
- * parallel with the event on stdin, and merges what they say. Async hooks
- * start and are left to finish on their own; a hook that cannot start is
- * reported through `onFailure`.
+ * parallel with the event on stdin (or POSTed, or judged by a model: see
+ * handlers.ts), and merges what they say. Async hooks start and are left to
+ * finish on their own, their output kept for the model's next turn
+ * (async-output.ts); a hook that cannot start is reported through `onFailure`.
  */
 import { claudeCodeToolName, toolNameVariants } from '../tools/claude-names.js';
-import { runHookCommand } from './hook-process.js';
+import { deliverAsync } from './async-output.js';
+import { handlerKey, isBackground, runHandler } from './handlers.js';
 import { mergeVerdicts, verdictOf } from './hook-output.js';
 import type {
-  HookCommand,
+  HookAsyncOutput,
+  HookHandler,
   HookCommandResult,
   HookEventName,
   HookOutcome,
@@ -32,23 +35,49 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
   let env: NodeJS.ProcessEnv | undefined;
   const baseEnv = () =>
     (env ??= { ...process.env, ...options.env, CLAUDE_PROJECT_DIR: options.projectDir ?? options.cwd });
+  const ran = new Set<HookHandler>();
+  const listeners = new Set<(output: HookAsyncOutput) => void>();
+  let mcp: HookRunnerOptions['callMcpTool'];
+  const delivery: HookRunnerOptions = {
+    ...options,
+    callMcpTool: (call) => {
+      const caller = options.callMcpTool ?? mcp;
+      if (caller === undefined) return Promise.reject(new Error('no MCP servers are connected here'));
+      return caller(call);
+    },
+    onAsyncOutput: (output) => {
+      options.onAsyncOutput?.(output);
+      for (const listener of listeners) listener(output);
+    },
+  };
   return {
     settings,
     has: (event) => (settings[event]?.length ?? 0) > 0,
+    useMcpTools: (caller) => {
+      mcp = caller;
+    },
+    onAsyncOutput: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     run: async (event, payload, opts = {}) => {
-      const hooks = selectHooks(settings, event, opts);
+      const hooks = selectHooks(settings, event, opts).filter((h) => !(h.once === true && ran.has(h)));
       if (hooks.length === 0) return { ...NONE, results: [] };
-      const stdin = JSON.stringify(eventJson(event, payload, options));
-      const spawn = (hook: HookCommand) =>
-        runHookCommand(hook, {
-          cwd: options.cwd,
-          env:
-            hook.pluginRoot === undefined ? baseEnv() : { ...baseEnv(), CLAUDE_PLUGIN_ROOT: hook.pluginRoot },
+      for (const hook of hooks) if (hook.once === true) ran.add(hook);
+      const json = eventJson(event, payload, options);
+      const stdin = JSON.stringify(json);
+      const spawn = (hook: HookHandler) =>
+        runHandler(hook, {
+          event,
+          json,
           stdin,
-          ...(opts.signal && !hook.async ? { signal: opts.signal } : {}),
+          env: hook.pluginRoot === undefined ? baseEnv() : { ...baseEnv(), CLAUDE_PLUGIN_ROOT: hook.pluginRoot },
+          options: delivery,
+          ...(opts.signal && !isBackground(hook) ? { signal: opts.signal } : {}),
         }).then((r) => report(event, r, options));
-      for (const hook of hooks.filter((h) => h.async)) void spawn(hook);
-      const results = await Promise.all(hooks.filter((h) => !h.async).map(spawn));
+      for (const hook of hooks.filter(isBackground))
+        void spawn(hook).then((r) => deliverAsync(event, hook, r, delivery));
+      const results = await Promise.all(hooks.filter((h) => !isBackground(h)).map(spawn));
       return mergeVerdicts(
         results.map((r) => verdictOf(event, r)),
         results,
@@ -108,21 +137,21 @@ function eventJson(
   return json;
 }
 
-/** The matching hooks, each distinct command once (Claude Code deduplicates identical handlers). */
-function selectHooks(settings: HookSettings, event: HookEventName, opts: HookRunOptions): HookCommand[] {
+/** The matching hooks, each distinct handler once (Claude Code deduplicates identical handlers). */
+function selectHooks(settings: HookSettings, event: HookEventName, opts: HookRunOptions): HookHandler[] {
   const seen = new Set<string>();
   return (settings[event] ?? [])
     .filter((m) => matcherFits(m.matcher, opts.matchValue))
     .flatMap((m) => m.hooks)
     .filter((h) => ifFits(h, event, opts))
     .filter((h) => {
-      const key = JSON.stringify([h.command, h.args, h.pluginRoot]);
+      const key = handlerKey(h);
       return seen.has(key) ? false : (seen.add(key), true);
     });
 }
 
 /** An `if` rule runs the hook only for tool calls it matches; on other events such a hook never runs. */
-function ifFits(hook: HookCommand, event: HookEventName, opts: HookRunOptions): boolean {
+function ifFits(hook: HookHandler, event: HookEventName, opts: HookRunOptions): boolean {
   if (hook.if === undefined || hook.if.trim() === '') return true;
   if (!TOOL_EVENTS.has(event) || opts.ifFits === undefined) return false;
   try {

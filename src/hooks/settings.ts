@@ -19,6 +19,8 @@ export interface HookLoadOptions {
 export interface LoadedHooks extends LoadedHookSettings {
   /** The plugins found (their agents folders are for the lead's roles). */
   plugins: LoadedPlugin[];
+  /** Claude Code's `allowedHttpHookUrls` from either settings file: where `http` hooks may go besides loopback. */
+  allowedHttpHookUrls: string[];
 }
 
 export async function loadHookSettings(
@@ -27,6 +29,7 @@ export async function loadHookSettings(
   options: HookLoadOptions = {},
 ): Promise<LoadedHooks> {
   const parts: LoadedHookSettings[] = [];
+  const allowedHttpHookUrls: string[] = [];
   let disabled = false;
   for (const name of ['settings.json', 'settings.local.json']) {
     const file = path.join(repoRoot, '.claude', name);
@@ -35,11 +38,20 @@ export async function loadHookSettings(
     else if (read.value.hooks !== undefined)
       parts.push(parseHookSettings(read.value.hooks, `${path.join('.claude', name)}: hooks`));
     if (read.ok && read.value.disableAllHooks === true) disabled = true;
+    if (read.ok) allowedHttpHookUrls.push(...urlList(read.value.allowedHttpHookUrls, name, parts));
   }
   // Claude Code's switch: `"disableAllHooks": true` in either file turns every hook off.
-  if (disabled) return { settings: {}, problems: parts.flatMap((p) => p.problems), plugins: [] };
+  if (disabled)
+    return { settings: {}, problems: parts.flatMap((p) => p.problems), plugins: [], allowedHttpHookUrls: [] };
   const plugins = await loadPlugins(repoRoot, options.pluginDirs ?? []);
   parts.push(...plugins.map((p) => p.hooks));
   if (extra !== undefined) parts.push(parseHookSettings(extra, 'teamd config hooks'));
-  return { ...mergeHookSettings(parts), plugins };
+  return { ...mergeHookSettings(parts), plugins, allowedHttpHookUrls };
+}
+
+function urlList(value: unknown, file: string, parts: LoadedHookSettings[]): string[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+  parts.push({ settings: {}, problems: [`.claude/${file}: allowedHttpHookUrls: must be an array of URL patterns; ignored`] });
+  return [];
 }

@@ -43,7 +43,14 @@ const unnumbered = (text: string): string =>
 type Shaper = (run: ToolRun) => unknown;
 
 const SHAPES: Record<string, Shaper> = {
-  Bash: (r) => ({ stdout: r.content, stderr: '', interrupted: false, isImage: false, noOutputExpected: false }),
+  Bash: (r) => ({
+    // teamd's bash says `(no output)` to the model; Claude Code's object holds the empty output
+    stdout: r.content === '(no output)' ? '' : r.content,
+    stderr: '',
+    interrupted: false,
+    isImage: false,
+    noOutputExpected: false,
+  }),
   Read: (r) => {
     const content = unnumbered(r.content);
     const numLines = content === '' ? 0 : content.split('\n').length;

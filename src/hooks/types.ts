@@ -26,6 +26,8 @@
  * decide nothing.
  */
 
+import type { ModelClient } from '../model/types.js';
+
 /** Every event Claude Code documents that teamd fires (see docs/TOOLS.md for the rest). */
 export type HookEventName =
   | 'PreToolUse'
@@ -54,12 +56,98 @@ export interface HookCommand {
   timeout?: number;
   /** Runs in the background: the event does not wait, and the hook decides nothing. */
   async?: boolean;
+  /**
+   * Runs in the background (implies `async`); when it exits 2, its stderr
+   * is delivered to the model on its next turn, waking an idle session
+   * (`HookRunnerOptions.onAsyncRewake`).
+   */
+  asyncRewake?: boolean;
+  /** Runs once per runner, then is skipped. */
+  once?: boolean;
   /** A permission rule (`Bash(git *)`, `Edit(src/**)`): on tool events the hook runs only for calls it matches. */
   if?: string;
   statusMessage?: string;
   /** Set for a plugin's hooks: `CLAUDE_PLUGIN_ROOT`. */
   pluginRoot?: string;
 }
+
+/**
+ * An `http` hook: the event JSON is POSTed to `url`; a 2xx answer's body is
+ * read like a command's stdout (empty: success; a JSON object: the decision;
+ * anything else, a non-2xx status, a redirect, a connection failure or a
+ * timeout: a non-blocking error). Header values may use `$VAR`/`${VAR}` only
+ * for variables named in `allowedEnvVars` (others become empty strings, as in
+ * Claude Code). teamd sends only to loopback hosts unless the settings'
+ * `allowedHttpHookUrls` lists the URL (`*` wildcards).
+ */
+export interface HookHttp {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+  allowedEnvVars?: string[];
+  timeout?: number;
+  if?: string;
+  statusMessage?: string;
+  once?: boolean;
+  pluginRoot?: string;
+}
+
+/**
+ * A `prompt` hook: one model call judges the event. `$ARGUMENTS` in `prompt`
+ * is the event JSON (appended when absent); the model answers
+ * `{"ok": true}` or `{"ok": false, "reason": "…"}`. Not ok blocks like exit 2
+ * (the reason goes to the model, as `[prompt]: reason`); outside Stop-like
+ * events it also ends the turn unless `continueOnBlock`. Default timeout 30 s.
+ */
+export interface HookPrompt {
+  type: 'prompt';
+  prompt: string;
+  /** A model name or alias; default the runner's own (`HookRunnerOptions.model`). */
+  model?: string;
+  continueOnBlock?: boolean;
+  timeout?: number;
+  if?: string;
+  statusMessage?: string;
+  once?: boolean;
+  pluginRoot?: string;
+}
+
+/**
+ * An `agent` hook: like `prompt`, but the judge is a small agent that may
+ * read files of the worktree (`Read`, `Glob`) for up to a few turns before it
+ * answers through the `StructuredOutput` tool (`{ok, reason}`). Default
+ * timeout 60 s; not allowed on PermissionRequest (Claude Code refuses it too).
+ */
+export interface HookAgent {
+  type: 'agent';
+  prompt: string;
+  model?: string;
+  timeout?: number;
+  if?: string;
+  statusMessage?: string;
+  once?: boolean;
+  pluginRoot?: string;
+}
+
+/**
+ * An `mcp_tool` hook: calls `tool` of the configured MCP server `server`
+ * with `input` (string values may use `${path}` from the event JSON, e.g.
+ * `${tool_input.file_path}`); the tool's text is read like a command's stdout.
+ */
+export interface HookMcpTool {
+  type: 'mcp_tool';
+  server: string;
+  tool: string;
+  input?: Record<string, unknown>;
+  timeout?: number;
+  if?: string;
+  statusMessage?: string;
+  once?: boolean;
+  pluginRoot?: string;
+}
+
+/** Every handler type Claude Code documents. */
+export type HookHandler = HookCommand | HookHttp | HookPrompt | HookAgent | HookMcpTool;
 
 export interface HookMatcher {
   /**
@@ -71,7 +159,7 @@ export interface HookMatcher {
    * names match too.
    */
   matcher?: string;
-  hooks: HookCommand[];
+  hooks: HookHandler[];
 }
 
 export type HookSettings = Partial<Record<HookEventName, HookMatcher[]>>;
@@ -86,6 +174,8 @@ export interface HookCommandResult {
   durationMs: number;
   /** The command could not start (spawn error, or the shell's exit 127: not found). */
   notStarted?: boolean;
+  /** A prompt/agent hook's "not ok" that also ends the turn (Claude Code's preventContinuation). */
+  stopsTurn?: boolean;
 }
 
 export interface HookOutcome {
@@ -137,6 +227,17 @@ export interface HookRunner {
   run(event: HookEventName, payload: Record<string, unknown>, opts?: HookRunOptions): Promise<HookOutcome>;
   /** True when some hook is configured for `event`. */
   has(event: HookEventName): boolean;
+  /**
+   * Listens for what background hooks leave for the model (see
+   * `HookRunnerOptions.onAsyncOutput`); the agent runtime queues it for its
+   * next turn. Returns the unsubscribe function.
+   */
+  onAsyncOutput?(listener: (output: HookAsyncOutput) => void): () => void;
+  /**
+   * The MCP connections `mcp_tool` hooks call, once the session has them
+   * (the agent runtime gives its own); `HookRunnerOptions.callMcpTool` wins.
+   */
+  useMcpTools?(caller: (call: HookMcpCall) => Promise<HookMcpAnswer>): void;
   readonly settings: HookSettings;
 }
 
@@ -153,4 +254,43 @@ export interface HookRunnerOptions {
   permissionMode?: string;
   /** A hook that could not start, or exited with an error: report it (never throws into the run). */
   onFailure?: (failure: HookFailure) => void;
+  /**
+   * The model of `prompt` and `agent` hooks, by the hook's `model` field
+   * (undefined: the default). Without it such hooks fail as not started;
+   * a promise that rejects is a non-blocking error naming the model.
+   */
+  model?: (name: string | undefined) => ModelClient | Promise<ModelClient> | undefined;
+  /** Calls an MCP server's tool for `mcp_tool` hooks; without it such hooks fail as not started. */
+  callMcpTool?: (call: HookMcpCall) => Promise<HookMcpAnswer>;
+  /** URL patterns (`*` wildcards) `http` hooks may reach besides loopback hosts (`allowedHttpHookUrls`). */
+  allowedHttpHookUrls?: string[];
+  /**
+   * Output of background hooks for the model's next turn: an `asyncRewake`
+   * hook that exited 2 (its stderr), an `async` hook's `additionalContext`
+   * or `systemMessage` (Claude Code delivers these on the next turn).
+   */
+  onAsyncOutput?: (output: HookAsyncOutput) => void;
+}
+
+export interface HookMcpCall {
+  server: string;
+  tool: string;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+/** An MCP tool's answer to a hook: its text content joined, and whether it was an error. */
+export interface HookMcpAnswer {
+  text: string;
+  isError: boolean;
+}
+
+/** What a background hook left for the model. */
+export interface HookAsyncOutput {
+  event: HookEventName;
+  command: string;
+  /** Text for the model (a system reminder on its next turn). */
+  text: string;
+  /** asyncRewake exit 2: wake an idle session for it. */
+  rewake: boolean;
 }

@@ -2,12 +2,14 @@
  * A teammate whose `role` is `agent:<name>` takes that `.claude/agents/` file
  * as Claude Code would run it: the body is its role prompt; `tools` (mapped
  * to teamd names), `disallowedTools`, `model` and `maxTurns` apply unless the
- * teammate sets its own; `permissionMode` becomes the mode of its permission
- * policy (rules: the team's, plus those its tool lists carried), and `plan`
- * also turns on plan mode.
+ * teammate sets its own (a `maxTurns` other than the default); `permissionMode`
+ * becomes the mode of its permission policy (rules: the team's, plus those its
+ * tool lists carried), and `plan` also turns on plan mode; its `hooks` join
+ * the teammate's hooks, its `skills` follow its prompt.
  */
 import { MODEL_ALIASES, type SubagentRole } from '../agent/subagents/index.js';
-import type { PermissionPolicyConfig, TeammateConfig } from '../config/schema.js';
+import { withSkills, type LoadedSkills } from '../agent/subagents/skills.js';
+import { TeammateConfigSchema, type PermissionPolicyConfig, type TeammateConfig } from '../config/schema.js';
 import { builtinTools } from '../tools/index.js';
 
 function toolsOf(role: SubagentRole, own: string[] | undefined): string[] | undefined {
@@ -32,18 +34,39 @@ function permissionsOf(
   };
 }
 
+/** The schema's default: a teammate still at it takes the agent file's `maxTurns`. */
+const DEFAULT_MAX_TURNS = TeammateConfigSchema.shape.maxTurns.parse(undefined);
+
+function maxTurnsOf(role: SubagentRole, t: TeammateConfig): number {
+  return role.maxTurns !== undefined && t.maxTurns === DEFAULT_MAX_TURNS ? role.maxTurns : t.maxTurns;
+}
+
+/** The file's hooks join the teammate's own (a config's `hooks` first). */
+function hooksOf(role: SubagentRole, t: TeammateConfig): Record<string, unknown> | undefined {
+  if (role.hooks === undefined) return t.hooks;
+  if (t.hooks === undefined) return role.hooks;
+  const out: Record<string, unknown> = { ...t.hooks };
+  for (const [event, matchers] of Object.entries(role.hooks))
+    out[event] = [...(Array.isArray(out[event]) ? (out[event] as unknown[]) : []), ...(matchers as unknown[])];
+  return out;
+}
+
 export function applyAgentRole(
   t: TeammateConfig,
   role: SubagentRole,
   team: PermissionPolicyConfig,
+  skills: LoadedSkills = { text: '', warnings: [] },
 ): TeammateConfig {
   const model =
     role.model && role.model !== 'inherit' ? (MODEL_ALIASES[role.model] ?? role.model) : undefined;
   const tools = toolsOf(role, t.tools);
   const permissions = permissionsOf(role, t, team);
+  const hooks = hooksOf(role, t);
   return {
     ...t,
-    role: role.prompt,
+    role: withSkills(role.prompt, skills),
+    maxTurns: maxTurnsOf(role, t),
+    ...(hooks ? { hooks } : {}),
     ...(tools ? { tools } : {}),
     ...((t.model ?? model) ? { model: t.model ?? model } : {}),
     ...(permissions ? { permissions } : {}),

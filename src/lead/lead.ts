@@ -174,6 +174,8 @@ export class Lead {
       const hooks = await loadHookSettings(options.repoRoot, config.hooks, { pluginDirs: config.plugins ?? [] });
       const lead = new Lead(options, config, tasks, mailbox, lock.release, roster, hooks.settings, hosts.value);
       for (const problem of hooks.problems) lead.log.append({ type: 'notice', agent: 'lead', message: `hooks: ${problem}` });
+      for (const warning of resolved.warnings ?? [])
+        lead.log.append({ type: 'notice', agent: 'lead', message: `agent file: ${warning}` });
       if (options.onEvent) lead.listeners.add(options.onEvent);
       await lead.boot();
       return { ok: true, value: lead };

@@ -13,6 +13,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import type { Outcome, Task } from '../store/types.js';
 import type { MergeHandoff } from '../teammate/task-finish.js';
+import { holdForPerson } from './protected-review.js';
 import { awaitingMerge } from './reconcile.js';
 
 /** Refusal notes a task keeps (older ones are dropped; their outputs stay in files). */
@@ -53,6 +54,7 @@ export const completedAs = (task: Task | undefined, mergeCommit: string): boolea
 export function taskRefGuard(
   tasks: TaskStore,
   completed: (task: Task) => void = () => undefined,
+  personNeeded: (task: Task) => Promise<string | null> = async () => null,
 ): RefMoveGuard {
   return async (taskId, move) => {
     let outcome: RefMoveOutcome | null = null;
@@ -60,6 +62,13 @@ export function taskRefGuard(
       if (!awaitingMerge(t)) {
         outcome = { kind: 'withdrawn', reason: `task ${taskId} is ${t.status}; not merged` };
         return { ok: false, error: outcome.reason };
+      }
+      // The last line (an entry queued before this lead, say): changes that steer the agents wait for a person.
+      const why = await personNeeded(t);
+      if (why !== null) {
+        const held = holdForPerson(t, why, new Date());
+        outcome = { kind: 'withdrawn', reason: `task ${taskId} waits for a person: ${why}` };
+        return held.ok ? held : { ok: false, error: outcome.reason };
       }
       const moved = await move();
       if (!moved.ok) {
@@ -69,7 +78,7 @@ export function taskRefGuard(
       outcome = { kind: 'moved' };
       return { ok: true, value: completedByMerge(t, moved.value) };
     });
-    if (written.ok) completed(written.value);
+    if (written.ok && (outcome as RefMoveOutcome | null)?.kind === 'moved') completed(written.value);
     // No outcome: the lock or the read failed before anything moved (a missing file is withdrawn).
     return outcome ?? (written.ok ? { kind: 'moved' } : missingOrBusy(written.error));
   };

@@ -27,7 +27,9 @@ import type { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import type { MergeHandoff } from '../teammate/task-finish.js';
 import { completedAs, completedByMerge, handoffOf, sendBack, taskRefGuard } from './merge-outcomes.js';
+import { personNeeded } from './protected-review.js';
 import { awaitingMerge } from './reconcile.js';
+import { inReview } from './review-state.js';
 import type { ReviewRun } from './reviewer.js';
 import { Reviews } from './reviews.js';
 
@@ -97,7 +99,11 @@ export class LeadMerges {
       verify: wt.verify,
       verifyTimeoutMs: wt.verifyTimeoutMs,
       setup: wt.setup,
-      guardRefMove: taskRefGuard(this.deps.tasks, (t) => this.completedByGuard(t)),
+      guardRefMove: taskRefGuard(
+        this.deps.tasks,
+        (t) => this.completedByGuard(t),
+        (t) => personNeeded(this.deps.repoRoot, wt.integrationBranch, t),
+      ),
       onEvent: (e) => this.onQueueEvent(e),
     });
     if (!queue.ok) throw new Error(queue.error);
@@ -260,7 +266,7 @@ export class LeadMerges {
     else if (e.type === 'merge_cancelled')
       this.deps.log({
         type: 'notice',
-        message: `merge of ${e.taskId} ${e.aborted ? 'aborted' : 'dropped'}: the task was cancelled; nothing merged`,
+        message: `merge of ${e.taskId} ${e.aborted ? 'aborted' : 'dropped'}: ${inReview(this.deps.tasks.get(e.taskId)) ? 'the task waits for a person (teamd review)' : 'the task was cancelled'}; nothing merged`,
       });
     else if (e.type === 'merge_blocked')
       this.deps.log({ type: 'notice', message: `merge queue blocked: ${JSON.stringify(e)}` });

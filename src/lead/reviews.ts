@@ -10,6 +10,8 @@ import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
+import { acceptedByPerson, holdForPerson, personNeeded } from './protected-review.js';
+import { awaitingMerge } from './reconcile.js';
 import { parseVerdict, reviewPrompt, type ReviewRun } from './reviewer.js';
 import {
   acceptReview,
@@ -41,6 +43,9 @@ const handoffOf = (t: Task): ReviewedHandoff => t.metadata.merge as ReviewedHand
 export class Reviews {
   private readonly running = new Map<string, Promise<void>>();
   private readonly closing = new AbortController();
+  /** `task@commit` whose changes were checked and touch nothing that steers the agents. */
+  private readonly cleared = new Set<string>();
+  private readonly checking = new Set<string>();
 
   constructor(private readonly deps: ReviewsDeps) {}
 
@@ -50,9 +55,41 @@ export class Reviews {
       void this.request(task.id);
       return true;
     }
-    if (!inReview(task)) return false;
-    if (handoffOf(task).review?.mode === 'agent') void this.runAgent(task.id);
+    if (inReview(task)) {
+      if (handoffOf(task).review?.mode === 'agent') void this.runAgent(task.id);
+      return true;
+    }
+    return awaitingMerge(task) && this.guardProtected(task);
+  }
+
+  /**
+   * Before the merge queue takes a task no person accepted: its changes are
+   * checked for files that steer the agents (held while checking). Such a
+   * task goes to a person's review, whatever `review` says.
+   */
+  private guardProtected(task: Task): boolean {
+    const key = `${task.id}@${handoffOf(task).commit ?? ''}`;
+    if (acceptedByPerson(task) || this.cleared.has(key)) return false;
+    if (!this.checking.has(key)) {
+      this.checking.add(key);
+      void this.checkProtected(task, key).finally(() => this.checking.delete(key));
+    }
     return true;
+  }
+
+  private async checkProtected(task: Task, key: string): Promise<void> {
+    const why = await personNeeded(this.deps.repoRoot, this.deps.config.worktrees.integrationBranch, task);
+    if (why === null) {
+      this.cleared.add(key);
+      const now = this.deps.tasks.get(task.id);
+      if (now) this.deps.accepted(now);
+      return;
+    }
+    const held = await this.deps.tasks.update(task.id, (t) => holdForPerson(t, why, new Date()));
+    if (!held.ok) return;
+    const agent = handoffOf(held.value).agent;
+    this.deps.log({ type: 'review_requested', task: task.id, agent, mode: 'human', reason: why });
+    this.deps.log({ type: 'notice', message: `task ${task.id} waits for a person (teamd review ${task.id}): ${why}` });
   }
 
   private async request(id: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { loadRoles } from '../agent/subagents/index.js';
 import { loadConfig } from '../config/load.js';
 import { z } from 'zod';
+import { loadSkills } from '../agent/subagents/skills.js';
 import { applyAgentRole } from './agent-role.js';
 import { HostConfigSchema, TeamConfigSchema, TeammateConfigSchema, type HostConfig, type TeamConfig } from '../config/schema.js';
 
@@ -19,7 +20,7 @@ export interface ConfigOverrides {
 export async function resolveTeamConfig(
   repoRoot: string,
   o: ConfigOverrides,
-): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }> {
+): Promise<{ ok: true; config: TeamConfig; warnings?: string[] } | { ok: false; error: string }> {
   const loaded = await loadConfig(repoRoot);
   if (!loaded.ok) return loaded;
   let config: TeamConfig = o.patch ? TeamConfigSchema.parse({ ...loaded.config, ...o.patch }) : loaded.config;
@@ -45,7 +46,8 @@ export async function resolveTeamConfig(
   if (dup) return { ok: false, error: `.team/config.json: teammates: the name "${dup}" is used twice` };
   const reserved = names.find((n) => n === 'lead' || n === 'user' || n === 'any');
   if (reserved) return { ok: false, error: `.team/config.json: teammates: "${reserved}" is a reserved name` };
-  return { ok: true, config };
+  // What of the agent files of `agent:<name>` teammates was not used as written: shown at start.
+  return { ok: true, config, warnings: roles.warnings };
 }
 
 function hostOverride(config: TeamConfig, kind: string): { ok: true; host: HostConfig | undefined } | { ok: false; error: string } {
@@ -80,10 +82,11 @@ function sized(config: TeamConfig, n: number): TeamConfig['teammates'] {
 async function resolveRoles(
   repoRoot: string,
   config: TeamConfig,
-): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: string }> {
-  if (!config.teammates.some((t) => t.role.startsWith('agent:'))) return { ok: true, config };
+): Promise<{ ok: true; config: TeamConfig; warnings: string[] } | { ok: false; error: string }> {
+  if (!config.teammates.some((t) => t.role.startsWith('agent:'))) return { ok: true, config, warnings: [] };
   const { roles } = await loadRoles(repoRoot);
   const teammates: TeamConfig['teammates'] = [];
+  const warnings = new Set<string>();
   for (const [i, t] of config.teammates.entries()) {
     if (!t.role.startsWith('agent:')) {
       teammates.push(t);
@@ -96,7 +99,9 @@ async function resolveRoles(
         ok: false,
         error: `.team/config.json: teammates.${i}.role: no role "${name}" in .claude/agents/ (known: ${[...roles.keys()].join(', ')})`,
       };
-    teammates.push(applyAgentRole(t, role, config.permissions));
+    const skills = await loadSkills(role.skills, repoRoot, role.source);
+    for (const w of [...(role.warnings ?? []), ...skills.warnings]) warnings.add(w);
+    teammates.push(applyAgentRole(t, role, config.permissions, skills));
   }
-  return { ok: true, config: { ...config, teammates } };
+  return { ok: true, config: { ...config, teammates }, warnings: [...warnings] };
 }

@@ -188,10 +188,19 @@ export class AnthropicModel implements ModelClient {
   async *#attempt(request: ModelRequest, call: CallState): AsyncGenerator<ModelStreamEvent, AttemptEnd> {
     const assembler = new MessageAssembler();
     let yielded = false;
+    // Tool-input and thinking deltas are held until the attempt commits (text or a whole block), so a
+    // stream cut before that is still retried without duplicate output, as before these deltas existed.
+    let held: ModelStreamEvent[] = [];
     try {
       for await (const raw of this.#rawEvents(request, call)) {
         for (const event of assembler.accept(raw)) {
+          if (event.type === 'input_json_delta' || event.type === 'thinking_delta') {
+            held.push(event);
+            continue;
+          }
           yielded = true;
+          yield* held;
+          held = [];
           yield event;
         }
       }
@@ -201,7 +210,10 @@ export class AnthropicModel implements ModelClient {
     }
     if (request.signal.aborted) return { status: 'aborted', assembler };
     const judged = judgeStreamEnd(assembler);
-    if (judged.kind === 'ok') return { status: 'ok', assembler, stopReason: judged.stopReason };
+    if (judged.kind === 'ok') {
+      yield* held;
+      return { status: 'ok', assembler, stopReason: judged.stopReason };
+    }
     if (judged.kind === 'broken') return { status: 'failed', assembler, yielded, error: judged.error };
     if (call.streaming) return { status: 'empty', assembler };
     const error = modelError('server', 'the endpoint answered without any content, streaming or not');

@@ -97,8 +97,12 @@ export class MessageAssembler {
     }
     if (partial?.type === 'tool_use' && delta.type === 'input_json_delta') {
       partial.json += String(delta.partial_json);
+      return [{ type: 'input_json_delta', index: partial.index, partial_json: String(delta.partial_json) }];
     }
-    if (partial?.type === 'thinking') addThinkingDelta(partial, delta);
+    if (partial?.type === 'thinking') {
+      addThinkingDelta(partial, delta);
+      if (delta.type === 'thinking_delta') return [{ type: 'thinking_delta', index: partial.index, thinking: str(delta.thinking) }];
+    }
     return [];
   }
 

@@ -182,6 +182,10 @@ export interface RetryNotice {
 /** What a stream yields. It always ends with exactly one `done`. */
 export type ModelStreamEvent =
   | { type: 'text_delta'; index: number; text: string }
+  /** A piece of a tool call's input JSON as it streams (the whole call still comes as `tool_use`). */
+  | { type: 'input_json_delta'; index: number; partial_json: string }
+  /** A piece of extended thinking as it streams (the signed block comes with `done`). */
+  | { type: 'thinking_delta'; index: number; thinking: string }
   /** A tool_use block whose input JSON is complete: the runtime may start the tool now. */
   | { type: 'tool_use'; index: number; block: ToolUseBlock }
   /**

@@ -9,11 +9,22 @@ import { basename } from 'node:path';
 import type { AgentRuntime } from '../agent/runtime.js';
 import { recordHookFailure } from '../hooks/failure-log.js';
 import { taskFields } from '../hooks/team-events.js';
-import { createHookRunner } from '../hooks/index.js';
+import { defaultModelFor } from '../agent/subagents/model-choice.js';
+import { createHookRunner, loadHookSettings, type LoadedHooks } from '../hooks/index.js';
+import { mergeHookSettings, parseHookSettings } from '../hooks/parse.js';
 import { taskCreatedHook } from '../hooks/team-events.js';
 import type { HookRunner } from '../hooks/types.js';
 import type { Task } from '../store/types.js';
 import type { TeammateHost } from './host.js';
+import type { WorkerData } from './types.js';
+
+/** The team's hooks, then the teammate's own (its config's `hooks`, or its agent file's). */
+export async function teammateHooks(data: WorkerData): Promise<LoadedHooks> {
+  const team = await loadHookSettings(data.repoRoot, data.team.hooks, { pluginDirs: data.team.plugins ?? [] });
+  if (data.teammate.hooks === undefined) return team;
+  const own = parseHookSettings(data.teammate.hooks, `teammate ${data.teammate.name}: hooks`);
+  return { ...team, ...mergeHookSettings([team, own]) };
+}
 
 export function teammateHookRunner(host: TeammateHost, cwd: string, permissionMode: string): HookRunner {
   const repoRoot = host.deps.data.repoRoot;
@@ -21,6 +32,9 @@ export function teammateHookRunner(host: TeammateHost, cwd: string, permissionMo
     cwd,
     projectDir: repoRoot,
     permissionMode,
+    // a hook's `model` as a role's: the teammate's own when none, or when it runs a script
+    model: (name) => defaultModelFor(host.deps.model, name),
+    ...(host.deps.allowedHttpHookUrls ? { allowedHttpHookUrls: host.deps.allowedHttpHookUrls } : {}),
     onFailure: (failure) => {
       host.deps.log({ type: 'notice', agent: host.name, message: `hook: ${failure.message}` });
       recordHookFailure(repoRoot, host.name, failure);

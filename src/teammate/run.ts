@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rosterOf } from '../config/load.js';
-import { loadHookSettings } from '../hooks/index.js';
+import { teammateHooks } from './hooks.js';
 import { createModelClient, modelInfo, SCRIPTED_PREFIX, warnUnknownModel } from '../model/index.js';
 import type { ModelClient, ModelStreamEvent } from '../model/types.js';
 import { EventLog } from '../observe/event-log.js';
@@ -39,7 +39,7 @@ export async function runTeammate(port: TeammatePort, workerData: unknown): Prom
   const model = await modelFor(data, port);
   if (!data.model.startsWith(SCRIPTED_PREFIX))
     warnUnknownModel(modelInfo(data.model, data.team.prices), (message) => events.append({ type: 'notice', agent: data.teammate.name, message }));
-  const hooks = await loadHookSettings(data.repoRoot, data.team.hooks, { pluginDirs: data.team.plugins ?? [] });
+  const hooks = await teammateHooks(data);
   mailbox.onProblem = (p) => events.append({ type: 'notice', agent: data.teammate.name, message: `mailbox: ${formatProblem(p)}` });
   for (const problem of hooks.problems) events.append({ type: 'notice', agent: data.teammate.name, message: `hooks: ${problem}` });
   onLiveGroupsChange((pgids) => post({ type: 'process_groups', pgids }));
@@ -50,6 +50,7 @@ export async function runTeammate(port: TeammatePort, workerData: unknown): Prom
     mailbox,
     model,
     hooks: hooks.settings,
+    allowedHttpHookUrls: hooks.allowedHttpHookUrls,
     viaLead: calls?.leadWrites(),
     idleRecheckMs: data.idleRecheckMs,
     onAgentEvent: data.forwardEvents ? (e) => post({ type: 'agent_event', event: e as unknown as Record<string, unknown> }) : undefined,

@@ -34,6 +34,8 @@ export interface TeammateDeps {
   model: ModelClient;
   /** Hooks from .claude/settings*.json and the team config, loaded once at start. */
   hooks: HookSettings;
+  /** The settings' `allowedHttpHookUrls`: where `http` hooks may go besides loopback. */
+  allowedHttpHookUrls?: string[];
   /** Asks the lead for the task's worktree (the lead serialises git work). */
   requestWorktree: (taskId: string) => Promise<WorktreeGrant>;
   log: (e: TeamEvent, at?: Date) => void;

@@ -138,3 +138,59 @@ describe('ClaudeEventPrinter', () => {
     });
   });
 });
+
+describe('tool_use_result', () => {
+  const call = (id: string, name: string, input: Record<string, unknown>): AgentEvent => ({
+    ...base,
+    type: 'assistant',
+    message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+    model: 'm',
+    usage,
+    stop_reason: 'tool_use',
+  });
+  const result = (id: string, content: string | { type: 'text'; text: string }[], isError = false): AgentEvent => ({
+    ...base,
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
+  });
+  const printed = (events: AgentEvent[]) => {
+    const printer = new ClaudeEventPrinter(options);
+    return events.flatMap((e) => printer.convert(e)).filter((e) => e.type === 'user').map((e) => e.tool_use_result);
+  };
+
+  it("takes each tool's Claude Code object (the interop comparison checks Bash and MCP against the real CLI)", () => {
+    const init: AgentEvent = { ...base, type: 'system', subtype: 'init', cwd: '/w', tools: [], model: 'm', permissionMode: 'default' } as unknown as AgentEvent;
+    expect(
+      printed([
+        init,
+        call('t1', 'read', { file_path: 'a.txt' }),
+        result('t1', '     1\tone\n     2\ttwo'),
+        call('t2', 'bash', { command: 'false' }),
+        result('t2', 'exit code 1', true),
+        call('t3', 'mcp__echo__echo', { text: 'x' }),
+        result('t3', [{ type: 'text', text: 'echo: x' }]),
+        result('unknown', 'plain'),
+      ]),
+    ).toEqual([
+      { type: 'text', file: { filePath: '/w/a.txt', content: 'one\ntwo', numLines: 2, startLine: 1, totalLines: 2 } },
+      'Error: exit code 1',
+      [{ type: 'text', text: 'echo: x' }],
+      'plain',
+    ]);
+  });
+});
+
+describe('replayUserMessages', () => {
+  it('prints the prompt back after system/init, once, before the run’s first event', () => {
+    const printer = new ClaudeEventPrinter({ ...options, replayUserMessages: true });
+    const init = { ...base, type: 'system', subtype: 'init', cwd: '/w', tools: [], model: 'm', permissionMode: 'default' } as unknown as AgentEvent;
+    const answer: AgentEvent = { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'a' }] }, model: 'm', usage, stop_reason: 'end_turn' };
+    printer.replay('hello');
+    const out = [init, answer, answer].flatMap((e) => printer.convert(e));
+    expect(out.map((e) => `${String(e.type)}${e.isReplay ? ':replay' : ''}`)).toEqual(['system', 'user:replay', 'assistant', 'assistant']);
+    expect(out[1]).toMatchObject({ message: { role: 'user', content: 'hello' }, session_id: 's1', parent_tool_use_id: null });
+    const quiet = new ClaudeEventPrinter(options);
+    quiet.replay('hello');
+    expect(quiet.convert(answer).some((e) => e.isReplay)).toBe(false);
+  });
+});

@@ -101,7 +101,7 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     expect(last!.message.stop_reason).toBe('end_turn');
     const [user] = of(ran, 'user');
     expect(user).toMatchObject({ parent_tool_use_id: null, message: { role: 'user' } });
-    expect(user!.tool_use_result).toBeDefined();
+    expect(user!.tool_use_result).toEqual({ stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
     const [result] = of(ran, 'result');
     expect(result).toMatchObject({
       subtype: 'success',
@@ -132,6 +132,32 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
       event: { type: 'content_block_delta', delta: { type: 'text_delta' } },
     });
     expect(deltas.map((d) => d.event.delta.text).join('')).toBe('Hello there.');
+  });
+
+  it('--include-partial-messages also streams tool input (input_json_delta) and thinking (thinking_delta) at their block index', async () => {
+    const { dir } = await setup({
+      script: {
+        steps: [
+          {
+            content: [
+              { type: 'thinking', thinking: 'I should write the file first.' },
+              { type: 'tool_use', name: 'bash', input: { command: 'echo hi > out.txt' } },
+            ],
+          },
+          { content: [{ type: 'text', text: 'Done.' }] },
+        ],
+      },
+    });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const deltas = of(ran, 'stream_event').map((d) => d.event as { index: number; delta: Record<string, string> });
+    const thinking = deltas.filter((d) => d.delta.type === 'thinking_delta');
+    expect(thinking.map((d) => d.delta.thinking).join('')).toBe('I should write the file first.');
+    const input = deltas.filter((d) => d.delta.type === 'input_json_delta');
+    expect(JSON.parse(input.map((d) => d.delta.partial_json).join(''))).toEqual({ command: 'echo hi > out.txt' });
+    expect(new Set(thinking.map((d) => d.index))).toEqual(new Set([0]));
+    expect(new Set(input.map((d) => d.index))).toEqual(new Set([1]));
+    expect(deltas.every((d) => (d as unknown as { type: string }).type === 'content_block_delta')).toBe(true);
   });
 });
 
@@ -225,6 +251,68 @@ describe('teamd agent -p flags', () => {
     expect(of(second, 'result')[0]).toMatchObject({ result: 'two', session_id: session });
     const third = await agent(dir, ['-p', 'c', ...API, '--resume', session]);
     expect(of(third, 'result')[0]).toMatchObject({ result: 'three', session_id: session });
+  });
+
+  it('--fork-session goes on under a new id and leaves the old session as it was; --agents adds subagents; --fallback-model', async () => {
+    const say = (turn: number, text: string) => ({ turn, times: 'always' as const, content: [{ type: 'text' as const, text }] });
+    const { dir } = await setup({ script: { rules: [say(0, 'one'), say(1, 'two'), say(2, 'three')] } });
+    const first = await agent(dir, ['-p', 'a', ...API]);
+    const session = of(first, 'result')[0]!.session_id as string;
+    const fork = await agent(dir, ['-p', 'b', ...API, '--continue', '--fork-session']);
+    const forked = of(fork, 'result')[0]!;
+    expect(forked).toMatchObject({ result: 'two' });
+    expect(forked.session_id).not.toBe(session);
+    expect(of(fork, 'system', 'init')[0]!.session_id).toBe(forked.session_id);
+    const again = await agent(dir, ['-p', 'c', ...API, '--resume', session]);
+    expect(of(again, 'result')[0]).toMatchObject({ result: 'two', session_id: session });
+    const later = await agent(dir, ['-p', 'd', ...API, '--resume', forked.session_id as string]);
+    expect(of(later, 'result')[0]).toMatchObject({ result: 'three', session_id: forked.session_id });
+
+    const agents = JSON.stringify({ checker: { description: 'Checks.', prompt: 'Check.', tools: ['Read', 'Frob'] } });
+    const withAgents = await agent(dir, ['-p', 'e', ...API, '--agents', agents, '--fallback-model', 'claude-haiku-5']);
+    expect(withAgents.code, withAgents.stderr).toBe(0);
+    expect(of(withAgents, 'system', 'init')[0]!.agents).toEqual(expect.arrayContaining(['checker', 'general-purpose']));
+    expect(withAgents.stderr).toContain('--agents checker: tools: "Frob" is not a teamd or Claude Code tool');
+    const bad = await agent(dir, ['-p', 'f', ...API, '--agents', '{"x": {"description": "d"}}']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--agents x.prompt: must be a non-empty string');
+    const same = await agent(dir, ['-p', 'g', ...API, '--fallback-model', 'claude-sonnet-5']);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain('--fallback-model: the fallback model cannot be the same as the main model');
+  });
+
+  it('--permission-prompt-tool: an MCP tool answers the asks (allow one command, deny another)', async () => {
+    const { dir } = await setup({
+      script: {
+        steps: [
+          { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo allowed > a.txt' } }] },
+          { afterTool: 'bash', content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo refused > b.txt' } }] },
+          { afterTool: 'bash', match: 'no b files', content: [{ type: 'text', text: 'Done.' }] },
+        ],
+      },
+    });
+    const sdk = (path: string): string => JSON.stringify(import.meta.resolve(`@modelcontextprotocol/sdk/${path}`));
+    writeFileSync(
+      join(dir, 'approve-mcp.mjs'),
+      `import { McpServer } from ${sdk('server/mcp.js')};
+import { StdioServerTransport } from ${sdk('server/stdio.js')};
+import { z } from ${JSON.stringify(import.meta.resolve('zod'))};
+const server = new McpServer({ name: 'gate', version: '1.0.0' });
+server.registerTool('approve', { description: 'answers permission asks', inputSchema: { tool_name: z.string(), input: z.any(), tool_use_id: z.string() } },
+  async ({ tool_name, input }) => ({ content: [{ type: 'text', text: JSON.stringify(
+    tool_name === 'Bash' && String(input.command).includes('b.txt') ? { behavior: 'deny', message: 'no b files' } : { behavior: 'allow' }) }] }));
+await server.connect(new StdioServerTransport());
+`,
+    );
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { gate: { command: process.execPath, args: [join(dir, 'approve-mcp.mjs')] } } }));
+    const ran = await agent(dir, ['-p', 'go', ...API, '--permission-mode', 'default', '--permission-prompt-tool', 'mcp__gate__approve']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(existsSync(join(dir, 'a.txt'))).toBe(true);
+    expect(existsSync(join(dir, 'b.txt'))).toBe(false);
+    expect(of(ran, 'result')[0]!.permission_denials).toEqual([expect.objectContaining({ tool_name: 'bash', message: expect.stringContaining('no b files') })]);
+    const bad = await agent(dir, ['-p', 'go', ...API, '--permission-prompt-tool', 'approve']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('is not an MCP tool name');
   });
 
   it('.mcp.json, --mcp-config, --strict-mcp-config, .claude/agents, --permission-mode', async () => {

@@ -83,7 +83,7 @@ describe.skipIf(shared === undefined)('the corpus of real hook settings', () => 
       expect(loaded.problems).toEqual([]);
       const events = Object.keys(loaded.settings) as HookEventName[];
       expect(events.length).toBeGreaterThan(0);
-      const commands = events.flatMap((e) => (loaded.settings[e] ?? []).flatMap((m) => m.hooks.map((h) => h.command)));
+      const commands = events.flatMap((e) => (loaded.settings[e] ?? []).flatMap((m) => m.hooks.flatMap((h) => (h.type === 'command' ? [h.command] : []))));
       for (const file of new Set(commands.flatMap((c) => scriptsOf(c, project, plugin)))) await standIn(file);
       const bin = path.join(dir, 'bin');
       await standIn(path.join(bin, 'uv'));
@@ -99,7 +99,7 @@ describe.skipIf(shared === undefined)('the corpus of real hook settings', () => 
         expect(outcome.results.length).toBeGreaterThan(0);
       }
       const ran = (await readFile(log, 'utf8')).split('\n').filter((l) => l.startsWith('ran '));
-      expect(ran.length).toBe(events.reduce((n, e) => n + new Set((loaded.settings[e] ?? []).flatMap((m) => m.hooks.map((h) => h.command))).size, 0));
+      expect(ran.length).toBe(events.reduce((n, e) => n + new Set((loaded.settings[e] ?? []).flatMap((m) => m.hooks.flatMap((h) => (h.type === 'command' ? [h.command] : [])))).size, 0));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

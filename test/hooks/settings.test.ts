@@ -16,7 +16,7 @@ describe('loadHookSettings', () => {
     writeFile(path.join(repo, '.claude', name), typeof value === 'string' ? value : JSON.stringify(value));
 
   it('is empty without settings files', async () => {
-    expect(await loadHookSettings(repo)).toEqual({ settings: {}, problems: [], plugins: [] });
+    expect(await loadHookSettings(repo)).toEqual({ settings: {}, problems: [], plugins: [], allowedHttpHookUrls: [] });
   });
 
   it('merges settings.json, settings.local.json and teamd config in that order', async () => {
@@ -30,7 +30,7 @@ describe('loadHookSettings', () => {
     });
     const loaded = await loadHookSettings(repo, { PreToolUse: [{ ...hook('c'), timeout: 5 }] });
     expect(loaded.problems).toEqual([]);
-    expect(loaded.settings.PreToolUse?.map((m) => [m.matcher, m.hooks[0]?.command])).toEqual([
+    expect(loaded.settings.PreToolUse?.map((m) => [m.matcher, (m.hooks[0] as { command?: string } | undefined)?.command])).toEqual([
       ['Bash', 'a'],
       ['Edit|Write', 'b'],
       [undefined, 'c'],
@@ -59,6 +59,7 @@ describe('loadHookSettings', () => {
               { type: 'command', command: 'good' },
               { type: 'command' },
               { type: 'prompt', prompt: 'x' },
+              { type: 'webhook', url: 'x' },
             ],
           },
           { matcher: '(unclosed', hooks: [{ type: 'command', command: 'x' }] },
@@ -71,11 +72,13 @@ describe('loadHookSettings', () => {
     });
     const loaded = await loadHookSettings(repo);
     expect(loaded.settings).toEqual({
-      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'good' }] }],
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'good' }, { type: 'prompt', prompt: 'x' }] },
+      ],
     });
     expect(loaded.problems).toEqual([
       '.claude/settings.json: hooks.PreToolUse[0].hooks[1].command: Invalid input: expected string, received undefined',
-      '.claude/settings.json: hooks.PreToolUse[0].hooks[2].type: "prompt" hooks are not run by teamd (only "command"; see docs/TOOLS.md); ignored',
+      '.claude/settings.json: hooks.PreToolUse[0].hooks[3].type: "webhook" is not a hook type (command, http, prompt, agent, mcp_tool); ignored',
       '.claude/settings.json: hooks.PreToolUse[1].matcher: "(unclosed" is not a valid regular expression',
       '.claude/settings.json: hooks.PreToolUse[2]: Invalid input: expected object, received string',
       expect.stringContaining('.claude/settings.json: hooks.WorktreeCreate: a Claude Code event teamd does not fire'),
@@ -102,5 +105,21 @@ describe('loadHookSettings', () => {
     await writeFile(path.join(repo, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }));
     const loaded = await loadHookSettings(repo, { Stop: [{ hooks: [{ type: 'command', command: 't' }] }] });
     expect(loaded.settings).toEqual({});
+  });
+});
+
+describe('allowedHttpHookUrls', () => {
+  it('is read from both settings files, and a bad value is named', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'teamd-http-urls-'));
+    try {
+      await mkdir(path.join(dir, '.claude'), { recursive: true });
+      await writeFile(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ allowedHttpHookUrls: ['https://a.example/*'] }));
+      await writeFile(path.join(dir, '.claude', 'settings.local.json'), JSON.stringify({ allowedHttpHookUrls: 'nope' }));
+      const loaded = await loadHookSettings(dir);
+      expect(loaded.allowedHttpHookUrls).toEqual(['https://a.example/*']);
+      expect(loaded.problems).toEqual(['.claude/settings.local.json: allowedHttpHookUrls: must be an array of URL patterns; ignored']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

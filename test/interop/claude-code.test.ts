@@ -74,8 +74,10 @@ interface ClientRun extends ProcessRun {
 
 /** A different conversation, and faults for its first requests. */
 interface Scenario {
-  script: ScriptInput;
+  /** Absent: the usual conversation, with each client's tool names. */
+  script?: ScriptInput;
   faults: Fault[];
+  flags?: string[];
 }
 
 async function runClient(client: 'claude' | 'teamd', repo: string, scenario?: Scenario): Promise<ClientRun> {
@@ -97,6 +99,7 @@ async function runClient(client: 'claude' | 'teamd', repo: string, scenario?: Sc
     '--dangerously-skip-permissions',
     '--model',
     MODEL,
+    ...(scenario?.flags ?? []),
   ];
   const prompt = 'Write hi into out.txt, then echo ping.';
   const run =
@@ -208,5 +211,94 @@ describe.skipIf(!claude.ok)('a model call that is retried', () => {
     expect(retries(td)[0]).toMatchObject({ attempt: 1, error_status: 529 });
     expect(Object.keys(retries(td)[0]!).sort()).toEqual(Object.keys(retries(cc)[0]!).sort());
     for (const run of [cc, td]) expect(result(run)).toMatchObject({ is_error: false, result: 'Fine.' });
+  });
+});
+
+describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --fork-session', () => {
+  const flags = ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--model', MODEL];
+  const agents = JSON.stringify({ checker: { description: 'Checks things.', prompt: 'You check.', tools: ['Read'] } });
+  type Runs = { first: ProcessRun; fork: ProcessRun; replay: ProcessRun };
+  const runs: Partial<Record<'claude' | 'teamd', Runs>> = {};
+
+  async function twice(client: 'claude' | 'teamd'): Promise<Runs> {
+    const repo = join(base, `repo-flags-${client}`);
+    makeRepo(repo);
+    server.setScript({ rules: [{ times: 'always', content: [{ type: 'text', text: 'Fine.' }] }] });
+    const home = mkdtempSync(join(base, `home-flags-${client}-`));
+    const env = { ...claudeCodeEnv(server.url, home, { ENABLE_TOOL_SEARCH: 'false' }), ANTHROPIC_API_KEY: KEY };
+    const run = (args: string[], stdin?: string) =>
+      client === 'claude'
+        ? runProcess((claude as { bin: string }).bin, args, { cwd: repo, env, ...(stdin ? { stdin } : {}) })
+        : runProcess(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...args], {
+            cwd: repo,
+            env,
+            ...(stdin ? { stdin } : {}),
+          });
+    const first = await run([...flags, '--agents', agents, '--fallback-model', 'claude-haiku-5', 'one']);
+    const fork = await run([...flags, '--continue', '--fork-session', 'two']);
+    const line = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text } }) + '\n';
+    const replay = await run([...flags, '--input-format', 'stream-json', '--replay-user-messages'], line('three') + line('four'));
+    return { first, fork, replay };
+  }
+
+  beforeAll(async () => {
+    runs.claude = await twice('claude');
+    runs.teamd = await twice('teamd');
+  }, 240_000);
+
+  it('both take the flags, list the --agents agent in init, and fork a new session from the last one', () => {
+    for (const client of ['claude', 'teamd'] as const) {
+      const { first, fork } = runs[client]!;
+      expect(first.code, `${client}: ${first.stderr}`).toBe(0);
+      expect(fork.code, `${client}: ${fork.stderr}`).toBe(0);
+      const init = first.events.find((e) => e.type === 'system' && e.subtype === 'init')!;
+      expect(init.agents, client).toEqual(expect.arrayContaining(['checker']));
+      const old = result(first)!.session_id;
+      const forked = result(fork)!;
+      expect(forked, client).toMatchObject({ is_error: false, result: 'Fine.' });
+      expect(forked.session_id, client).not.toBe(old);
+      expect(fork.events.find((e) => e.type === 'system' && e.subtype === 'init')!.session_id, client).toBe(forked.session_id);
+    }
+  });
+
+  it('--replay-user-messages prints each stdin message back, after init and before its run, with the same fields', () => {
+    const shape = (run: ProcessRun) =>
+      run.events.map((e) => `${String(e.type)}${typeof e.subtype === 'string' ? `/${e.subtype}` : ''}${e.isReplay ? ':replay' : ''}`);
+    const cc = runs.claude!.replay;
+    const td = runs.teamd!.replay;
+    expect(td.code, td.stderr).toBe(0);
+    const replays = (run: ProcessRun) => run.events.filter((e) => e.isReplay === true);
+    expect(replays(td).map((e) => (e.message as { content: unknown }).content)).toEqual(['three', 'four']);
+    // Claude Code prints system/init again before each stdin message's run; teamd once (docs/AGENT.md)
+    const runsOf = (run: ProcessRun) => shape(run).filter((s) => !s.startsWith('system/'));
+    expect(runsOf(td)).toEqual(runsOf(cc));
+    expect(shape(td)[0]).toBe('system/init');
+    expect(Object.keys(replays(td)[0]!).sort()).toEqual(Object.keys(replays(cc)[0]!).sort());
+  });
+});
+
+describe.skipIf(!claude.ok)('--include-partial-messages', () => {
+  let cc: ClientRun;
+  let td: ClientRun;
+  beforeAll(async () => {
+    const repo = join(base, 'repo-partial');
+    const scenario: Scenario = { faults: [], flags: ['--include-partial-messages'] };
+    cc = await runClient('claude', repo, scenario);
+    td = await runClient('teamd', repo, scenario);
+  }, 240_000);
+
+  it('both stream the same content_block_delta kinds, text and tool input alike, at the same block indexes', () => {
+    const deltas = (run: ClientRun) =>
+      run.events
+        .filter((e) => e.type === 'stream_event' && (e.event as { type?: string }).type === 'content_block_delta')
+        .map((e) => {
+          const event = e.event as { index: number; delta: { type: string } };
+          return `${event.index}:${event.delta.type}`;
+        })
+        .filter((d, i, all) => all[i - 1] !== d);
+    console.log(`interop partial deltas: ${deltas(cc).join(' ')} / teamd: ${deltas(td).join(' ')}`);
+    expect(deltas(cc).length, cc.stdout).toBeGreaterThan(0);
+    expect(deltas(td)).toEqual(deltas(cc));
+    expect(deltas(td)).toContain('0:input_json_delta');
   });
 });

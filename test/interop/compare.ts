@@ -85,7 +85,7 @@ function eventValues(name: string, cc: Json, td: Json): string[] {
 
 const NESTED: Record<string, string[]> = {
   assistant: ['message', 'message.usage'],
-  user: ['message'],
+  user: ['message', 'tool_use_result'],
   result: ['usage'],
 };
 

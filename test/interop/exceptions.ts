@@ -76,4 +76,8 @@ export const EVENT_EXCEPTIONS: readonly Exception[] = [
   },
   { key: 'event assistant.tool_use_meta: missing in teamd', reason: internal },
   { key: 'event user.tool_result_meta: missing in teamd', reason: internal },
+  {
+    key: 'event user.tool_use_result.bashEditDiff: missing in teamd',
+    reason: 'Claude Code diffs the files a Bash command changed; teamd does not',
+  },
 ];

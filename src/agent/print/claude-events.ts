@@ -3,7 +3,9 @@
  * events (the mapping is in ./types.ts). Stateful per run: the result carries
  * the stop reason of the last model call.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { claudeToolInput, claudeToolResponse } from '../../hooks/tool-shapes.js';
+import type { ContentBlock, ToolResultBlock } from '../../model/types.js';
 import { claudeCodeToolName } from '../../tools/claude-names.js';
 import type { AgentEvent, ResultEvent } from '../types.js';
 import { claudeResult } from './claude-result.js';
@@ -15,11 +17,37 @@ const TEAMD_ONLY = new Set(['progress', 'tool_use_summary']);
 
 export class ClaudeEventPrinter {
   private stopReason: string | null = null;
+  private replaying: string | ContentBlock[] | null = null;
+  private cwd = process.cwd();
+  /** The calls of this run by id, so a result's `tool_use_result` takes its tool's shape. */
+  private readonly calls = new Map<string, { name: string; input: unknown }>();
 
   constructor(private readonly options: PrintOptions) {}
 
+  /** The prompt of the run about to start, printed back with its first event (after `system/init`) when replaying. */
+  replay(prompt: string | ContentBlock[]): void {
+    if (this.options.replayUserMessages === true) this.replaying = prompt;
+  }
+
   /** The Claude Code event(s) for one teamd event; none for events Claude Code has no counterpart for. */
   convert(event: AgentEvent): ClaudeEvent[] {
+    const shaped = this.shape(event);
+    if (this.replaying === null || shaped.length === 0 || (event.type === 'system' && event.subtype === 'init'))
+      return shaped;
+    const replayed = {
+      type: 'user',
+      message: { role: 'user', content: this.replaying },
+      session_id: event.session_id,
+      parent_tool_use_id: null,
+      uuid: randomUUID(),
+      timestamp: new Date().toISOString(),
+      isReplay: true,
+    };
+    this.replaying = null;
+    return [replayed, ...shaped];
+  }
+
+  private shape(event: AgentEvent): ClaudeEvent[] {
     if (TEAMD_ONLY.has(event.type)) return [];
     switch (event.type) {
       case 'system':
@@ -43,6 +71,7 @@ export class ClaudeEventPrinter {
   }
 
   private init(event: Extract<Of<'system'>, { subtype: 'init' }>): ClaudeEvent {
+    this.cwd = event.cwd;
     const tools = event.tools.map(claudeCodeToolName);
     const mcp_servers = this.options.mcpServers.map((name) => ({
       name,
@@ -71,6 +100,9 @@ export class ClaudeEventPrinter {
 
   private assistant(event: Of<'assistant'>): ClaudeEvent {
     this.stopReason = event.stop_reason ?? null;
+    const blocks = typeof event.message.content === 'string' ? [] : event.message.content;
+    for (const block of blocks)
+      if (block.type === 'tool_use') this.calls.set(block.id, { name: block.name, input: block.input });
     const message = {
       id: `msg_${randomBytes(12).toString('hex')}`,
       type: 'message',
@@ -90,17 +122,38 @@ export class ClaudeEventPrinter {
     const results = typeof content === 'string' ? [] : content.filter((b) => b.type === 'tool_result');
     if (results.length === 0) return [];
     const first = results[0]!;
-    return [{ type: 'user', message: event.message, ...common(event), tool_use_result: first.content }];
+    const tool_use_result = toolUseResult(first, this.calls.get(first.tool_use_id), this.cwd);
+    return [{ type: 'user', message: event.message, ...common(event), tool_use_result }];
   }
 
+  /** The API's `content_block_delta` event: text, tool input JSON, or thinking, at its block's index. */
   private delta(event: Of<'stream_event'>): ClaudeEvent {
-    const raw = {
-      type: 'content_block_delta',
-      index: 0,
-      delta: { type: 'text_delta', text: event.event.text },
-    };
+    const { index = 0, ...delta } = event.event;
+    const raw = { type: 'content_block_delta', index, delta };
     return { type: 'stream_event', event: raw, ...common(event) };
   }
+}
+
+/**
+ * `tool_use_result` as Claude Code prints it: the tool's own object (the
+ * shape PostToolUse hooks get as `tool_response`), an MCP tool's content
+ * blocks, `Error: …` text for a failed call.
+ */
+function toolUseResult(result: ToolResultBlock, call: { name: string; input: unknown } | undefined, cwd: string): unknown {
+  const text =
+    typeof result.content === 'string'
+      ? result.content
+      : result.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  if (result.is_error === true) return text.startsWith('Error') ? text : `Error: ${text}`;
+  if (call === undefined) return result.content;
+  if (claudeCodeToolName(call.name).startsWith('mcp__') && typeof result.content !== 'string') return result.content;
+  const input = claudeToolInput(call.input, cwd);
+  return claudeToolResponse({
+    tool: call.name,
+    input: typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {},
+    content: text,
+    isError: false,
+  });
 }
 
 /** Claude Code's field set: teamd's `parent_id` and `depth` left out. */

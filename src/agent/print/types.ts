@@ -34,4 +34,6 @@ export interface PrintOptions {
   mcpServers: string[];
   /** The roles the `task` tool offers. */
   agents: string[];
+  /** Claude Code's `--replay-user-messages`: each prompt from stdin is printed back (`isReplay: true`) before its run's events. */
+  replayUserMessages?: boolean;
 }

@@ -10,6 +10,8 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { Outcome } from '../../store/types.js';
 import { fieldList, fieldText, parseFrontMatter, type FrontMatterData } from '../context/front-matter.js';
+import { parseHookSettings } from '../../hooks/parse.js';
+import type { HookSettings } from '../../hooks/types.js';
 import { mapToolList } from './role-tools.js';
 import { SubagentRoleSchema, type SubagentRole } from './types.js';
 
@@ -23,13 +25,12 @@ const USED_KEYS = new Set([
   'permissionMode',
   'maxTurns',
   'mcpServers',
+  'hooks',
+  'skills',
 ]);
 
 /** Claude Code keys teamd reads but does not act on: a warning says so once. */
-const IGNORED_KEYS: Record<string, string> = {
-  skills: 'teamd has no skills; the role runs without them',
-  hooks: 'role-scoped hooks are not run; put them in .claude/settings.json',
-};
+const IGNORED_KEYS: Record<string, string> = {};
 
 /** Claude Code keys that only change its UI or features teamd has no counterpart of: ignored quietly. */
 const QUIET_KEYS = new Set(['color', 'memory', 'effort', 'background', 'isolation', 'initialPrompt']);
@@ -87,7 +88,17 @@ function candidateOf(data: FrontMatterData, body: string, file: string, warnings
     permissionMode: permissionMode(data, file, warnings),
     mcpServers: fieldList(data, 'mcpServers'),
     maxTurns: maxTurnsOf(data),
+    hooks: hooksOf(data, file, warnings),
+    skills: fieldList(data, 'skills'),
   };
+}
+
+/** The role's own hooks, each entry checked as settings.json's are; a bad one is a warning and left out. */
+function hooksOf(data: FrontMatterData, file: string, warnings: string[]): HookSettings | undefined {
+  if (data.hooks === undefined || data.hooks === null) return undefined;
+  const loaded = parseHookSettings(data.hooks, `${file}: hooks`);
+  warnings.push(...loaded.problems);
+  return Object.keys(loaded.settings).length > 0 ? loaded.settings : undefined;
 }
 
 export function parseRoleFile(text: string, file: string): Outcome<SubagentRole> {

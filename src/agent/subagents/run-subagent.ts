@@ -11,6 +11,7 @@ import type { McpToolSet } from '../mcp/types.js';
 import { DEFAULT_PERMISSION_POLICY, type AgentRuntimeOptions } from '../options.js';
 import type { AgentEvent, ResultEvent } from '../types.js';
 import type { SubagentHost, SubagentRuntime } from './host.js';
+import { roleExtras } from './role-extras.js';
 import { TASK_TOOL_NAME, type SubagentRole } from './types.js';
 
 export interface SubagentCall {
@@ -65,9 +66,13 @@ async function optionsFor(
   host: SubagentHost,
   call: SubagentCall,
   tools: AnyTool[],
+  notes: string[],
 ): Promise<AgentRuntimeOptions> {
   const { parent } = host;
   const { role } = call;
+  const model = await host.modelFor(role.model);
+  const extras = await roleExtras(parent, role, model);
+  notes.push(...extras.notes);
   const sessionId = `${host.parentSessionId.slice(0, 24)}.${call.toolUseId}`;
   const onEvent = (event: AgentEvent): void => {
     parent.onEvent?.(event);
@@ -84,9 +89,10 @@ async function optionsFor(
   } = parent;
   return {
     ...inherited,
-    model: await host.modelFor(role.model),
+    model,
     tools,
-    systemPrompt: role.prompt,
+    systemPrompt: extras.prompt,
+    ...(extras.hooks === undefined ? {} : { hooks: extras.hooks }),
     agentName: `${parent.agentName ?? 'agent'}:${role.name}`,
     role: role.description,
     maxTurns: role.maxTurns ?? host.maxTurns,
@@ -164,7 +170,7 @@ export async function runSubagent(host: SubagentHost, call: SubagentCall): Promi
   const notes = (mcp?.problems ?? []).map((p) => `[MCP server skipped: ${p}]`);
   let runtime: SubagentRuntime | null = null;
   try {
-    runtime = host.createRuntime(await optionsFor(host, call, toolsFor(host, call.role, mcp)));
+    runtime = host.createRuntime(await optionsFor(host, call, toolsFor(host, call.role, mcp), notes));
     const result = await play(runtime, prompt, call.signal);
     if (result) host.addSpending(result); // what the subagent spent is the parent's spending too
     return outcomeOf(result, notes);

@@ -20,7 +20,7 @@
  *   (`~/.claude/agents/`; a project role wins on equal names, as in Claude
  *   Code), in Claude Code's format (front matter `name`, `description`,
  *   `tools`, `disallowedTools`, `model`, `permissionMode`, `maxTurns`,
- *   `mcpServers`; the body is the system prompt), and from
+ *   `mcpServers`, `hooks`, `skills`; the body is the system prompt), and from
  *   `SubagentOptions.roles`, which win over both. `general-purpose` is
  *   always there.
  */
@@ -54,6 +54,15 @@ export const SubagentRoleSchema = z.strictObject({
   allowRules: z.array(z.string().min(1)).optional(),
   /** Permission rules of `disallowedTools` entries (`Bash(rm:*)`): added to the deny rules. */
   denyRules: z.array(z.string().min(1)).optional(),
+  /**
+   * Hooks of this role only, in settings.json's shape (already validated:
+   * `HookSettings`). For a subagent they run beside the parent's, its `Stop`
+   * hooks as `SubagentStop` (Claude Code's rule); for a teammate made from
+   * the file they join the team's hooks.
+   */
+  hooks: z.record(z.string(), z.unknown()).optional(),
+  /** Skills (`.claude/skills/<name>/SKILL.md`) whose text is preloaded into the role's prompt. */
+  skills: z.array(z.string().min(1)).optional(),
 });
 export type SubagentRoleInput = z.input<typeof SubagentRoleSchema>;
 

@@ -78,7 +78,9 @@ export async function checkTmux(): Promise<Check> {
 /** Each hook command's program must exist: a hook that cannot start blocks nothing and says little. */
 export async function checkHooks(repoRoot: string, config: TeamConfig): Promise<Check> {
   const loaded = await loadHookSettings(repoRoot, config.hooks, { pluginDirs: config.plugins ?? [] });
-  const hooks = Object.values(loaded.settings).flatMap((ms) => (ms ?? []).flatMap((m) => m.hooks));
+  const hooks = Object.values(loaded.settings).flatMap((ms) =>
+    (ms ?? []).flatMap((m) => m.hooks.flatMap((h) => (h.type === 'command' ? [h] : []))),
+  );
   const commands = [...new Set(hooks.map((h) => h.command))];
   const missing: string[] = [];
   for (const hook of new Map(hooks.map((h) => [`${h.pluginRoot ?? ''}\0${h.command}`, h])).values())

@@ -10,9 +10,15 @@ export function chunksOf(text: string, parts = 3): string[] {
   return chunks;
 }
 
-/** The events of one block: text deltas for text, one `tool_use` event for a tool call. */
+/** The events of one block: text deltas for text, input deltas then one `tool_use` event for a tool call, thinking deltas. */
 export function blockEvents(block: ContentBlock, index: number): ModelStreamEvent[] {
   if (block.type === 'text') return chunksOf(block.text).map((text) => ({ type: 'text_delta', index, text }));
-  if (block.type === 'tool_use') return [{ type: 'tool_use', index, block }];
+  if (block.type === 'tool_use') {
+    const json = JSON.stringify(block.input ?? {});
+    const parts = chunksOf(json).map((partial_json): ModelStreamEvent => ({ type: 'input_json_delta', index, partial_json }));
+    return [...parts, { type: 'tool_use', index, block }];
+  }
+  if (block.type === 'thinking')
+    return chunksOf(block.thinking).map((thinking) => ({ type: 'thinking_delta', index, thinking }));
   return [];
 }
