@@ -3,23 +3,42 @@
  * notes, result, attempts, diff, transcript) and a teammate's live
  * transcript. Both fetch again whenever a new snapshot arrived (`version`).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WireTaskDetail, WireTranscript } from '../src/web/wire.js';
 import { fetchTask, fetchTranscript } from './api.js';
 import { STATUS_LABEL, time } from './format.js';
 import { TranscriptView } from './transcript-view.js';
 
-function useFetched<T>(load: () => Promise<T>, keys: unknown[]): { value: T | null; error: string | null } {
-  const [value, setValue] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
+/**
+ * What `load` gives for `identity`, fetched again for every new `version` —
+ * but never two at once: snapshots may come faster than a fetch (a diff is two
+ * git calls), so a newer version waits for the running fetch, then one fetch
+ * covers all that came meanwhile. A result is shown only for the identity it
+ * was asked for (a stale task never shows on another's page).
+ */
+function useFetched<T>(load: () => Promise<T>, identity: string, version: number): { value: T | null; error: string | null } {
+  const [state, setState] = useState<{ key: string; value: T | null; error: string | null }>({ key: identity, value: null, error: null });
+  const run = useRef({ busy: false, again: false });
+  const latest = useRef({ load, identity });
+  latest.current = { load, identity };
   useEffect(() => {
-    let live = true;
-    load()
-      .then((v) => live && (setValue(v), setError(null)))
-      .catch((err: Error) => live && setError(err.message));
-    return () => void (live = false);
-  }, keys);
-  return { value, error };
+    const r = run.current;
+    if (r.busy) return void (r.again = true);
+    const go = (): void => {
+      r.busy = true;
+      r.again = false;
+      const { load: fetchNow, identity: key } = latest.current;
+      fetchNow()
+        .then((value) => key === latest.current.identity && setState({ key, value, error: null }))
+        .catch((err: Error) => key === latest.current.identity && setState((s) => ({ key, value: s.key === key ? s.value : null, error: err.message })))
+        .finally(() => {
+          r.busy = false;
+          if (r.again) go();
+        });
+    };
+    go();
+  }, [identity, version]);
+  return state.key === identity ? state : { value: null, error: null };
 }
 
 function Diff({ text }: { text: string }) {
@@ -63,7 +82,7 @@ function TaskBody({ d }: { d: WireTaskDetail }) {
 }
 
 export function TaskDetailView({ id, version }: { id: string; version: number }) {
-  const { value, error } = useFetched(() => fetchTask(id), [id, version]);
+  const { value, error } = useFetched(() => fetchTask(id), id, version);
   if (error) return <p class="result bad" role="alert">{error}</p>;
   if (!value) return <p class="muted">loading {id}…</p>;
   return <TaskBody d={value} />;
@@ -71,7 +90,7 @@ export function TaskDetailView({ id, version }: { id: string; version: number })
 
 export function AgentView({ name, version }: { name: string; version: number }) {
   const [follow, setFollow] = useState(true);
-  const { value, error } = useFetched<WireTranscript>(() => fetchTranscript(name), [name, version]);
+  const { value, error } = useFetched<WireTranscript>(() => fetchTranscript(name), name, version);
   return (
     <section id="agent-view" data-agent={name}>
       <h2>{`${name}: live transcript`}</h2>
