@@ -14,6 +14,8 @@ import type { z } from 'zod';
 export interface ToolContext {
   /** The agent's root: file tools and bash never leave it. */
   root: string;
+  /** More directories the file tools may reach (`--add-dir`, `additionalDirectories`): real paths, none by default. */
+  extraRoots?: readonly string[];
   /** The current directory (bash keeps it between calls; always inside `root`). */
   cwd: string;
   signal: AbortSignal;
