@@ -26,7 +26,7 @@ async function layout() {
 const READ_ADDED: ScriptInput = {
   steps: [
     {
-      conversation: 'Additional working directories: ([^\\n,]+)',
+      conversation: 'Additional working directories:\\n  - ([^\\n]+)',
       content: [{ type: 'tool_use', name: 'read', input: { file_path: '$1/notes.txt' } }],
     },
     { afterTool: 'read', match: 'needle in lib', content: [{ type: 'text', text: 'Found it.' }] },

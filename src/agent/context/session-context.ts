@@ -77,9 +77,9 @@ export function renderSessionContext(facts: SessionFacts): string {
     ...identityLines(facts.identity),
     `Today is ${day}. Working directory: ${facts.cwd}`,
   ];
-  // Claude Code's environment block names them the same way.
-  if (facts.additionalDirectories !== undefined && facts.additionalDirectories.length > 0)
-    lines.push(`Additional working directories: ${facts.additionalDirectories.join(', ')}`);
+  // Claude Code's environment block lists them the same way.
+  const extra = facts.additionalDirectories ?? [];
+  if (extra.length > 0) lines.push('Additional working directories:', ...extra.map((d) => `  - ${d}`));
   if (facts.gitStatus !== null)
     lines.push('Git branch and status (git status --short --branch):', facts.gitStatus);
   for (const file of facts.instructions) {
