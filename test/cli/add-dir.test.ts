@@ -9,6 +9,8 @@ import { describe, expect, test } from 'vitest';
 import { runHeadless } from '../../src/agent/headless.js';
 import { addedDirs, checkAddedDir } from '../../src/cli/add-dir.js';
 import { headlessOptions } from '../../src/cli/agent.js';
+import { checkClaudeFiles } from '../../src/cli/validate-claude.js';
+import { formatProblem } from '../../src/store/problems.js';
 import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { tempDir } from '../agent/support/workspace.js';
 
@@ -79,6 +81,16 @@ describe('teamd agent --add-dir', () => {
     await expect(headlessOptions({ model: 'scripted:x.json', addDir: ['../plain-file'] }, repo)).rejects.toThrow(
       /--add-dir: \.\.\/plain-file is not a directory/,
     );
+  });
+
+  test('teamd validate names a permissions.additionalDirectories that is not a list of paths', async () => {
+    const { dir, repo } = await layout();
+    await using _ = dir;
+    await writeFile(join(repo, '.claude', 'settings.json'), JSON.stringify({ permissions: { additionalDirectories: '../lib' } }));
+    const { problems } = await checkClaudeFiles(repo);
+    expect(problems.map(formatProblem)).toEqual([
+      '.claude/settings.json: permissions.additionalDirectories: must be a list of directory paths',
+    ]);
   });
 
   test('entries are deduplicated, the working directory left out, bad settings entries warned about', async () => {
