@@ -9,6 +9,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPermissionGate } from '../../src/agent/permissions/gate.js';
+import { classifyCommand } from '../../src/tools/bash-classify.js';
 import { bashTool } from '../../src/tools/bash.js';
 import { createToolContext } from '../../src/tools/context.js';
 import { editTool } from '../../src/tools/edit.js';
@@ -99,6 +100,16 @@ describe('file tools reach an added directory', () => {
     const away = await run(bashTool, { command: `cd ${secret}` }, ctx);
     expect(away.content).toContain('the current directory was reset');
     expect((await run(bashTool, { command: 'pwd -P' }, ctx)).content).toContain(root);
+  });
+
+  it('a bash command writing into it is not writing outside; elsewhere it still is', () => {
+    // the classifier is lexical, and the temp folder is always allowed: paths of no real folder
+    const place = { root: '/srv/x/root', cwd: '/srv/x/root', extraRoots: ['/srv/x/lib'] };
+    expect(classifyCommand('rm /srv/x/lib/made.txt', place).dangerous).toBeNull();
+    expect(classifyCommand('echo x > ../lib/new.txt', place).dangerous).toBeNull();
+    expect(classifyCommand('rm /srv/x/lib/made.txt', { root: place.root, cwd: place.root }).dangerous).not.toBeNull();
+    expect(classifyCommand('rm /srv/x/secret/key.txt', place).dangerous).not.toBeNull();
+    expect(classifyCommand('rm ../lib2/other.txt', place).dangerous).not.toBeNull();
   });
 
   it('the permission gate does not deny it as outside, and still denies the rest', () => {
