@@ -16,7 +16,7 @@ export interface ToolContext {
   root: string;
   /** More directories the file tools may reach (`--add-dir`, `additionalDirectories`): real paths, none by default. */
   extraRoots?: readonly string[];
-  /** The current directory (bash keeps it between calls; always inside `root`). */
+  /** The current directory (bash keeps it between calls; always inside `root` or an added directory). */
   cwd: string;
   signal: AbortSignal;
   /** Tool output as it arrives (bash lines, …): becomes `progress` events. */
