@@ -19,7 +19,8 @@ function shellCwd(env: ToolCallEnv): string {
 
 /** The root and the shell's cwd: what paths in a call are relative to. */
 export function placeOf(env: ToolCallEnv): CallPlace {
-  return { root: env.context.root, cwd: shellCwd(env) };
+  const extra = env.context.extraRoots;
+  return { root: env.context.root, cwd: shellCwd(env), ...(extra === undefined ? {} : { extraRoots: extra }) };
 }
 
 /** Runs a tool event's hooks with Claude Code's payload, matcher and `if` test. */
@@ -93,7 +94,7 @@ async function askGate(
     input,
     toolUseId: call.block.id,
     gate: env.gate,
-    place: { root: env.context.root, cwd: shellCwd(env) },
+    place: placeOf(env),
     canUseTool: env.canUseTool,
     hookDecision: hook?.permissionDecision,
     hookReason: hook?.reason,

@@ -14,6 +14,8 @@ import { viewCall } from './permissions/tool-call.js';
 export interface CallPlace {
   root: string;
   cwd: string;
+  /** The added directories (`--add-dir`): inside the agent's reach too. */
+  extraRoots?: readonly string[];
 }
 
 /** Whether a permission rule (`Bash(git *)`) matches this call: an `if` test for the runner. */

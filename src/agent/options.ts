@@ -51,6 +51,8 @@ export const AgentRuntimeOptionsSchema = z.strictObject({
   model: withMethods<ModelClient>('a ModelClient, e.g. from createModelClient()', ['stream']),
   /** The agent's root: tools never leave it. Also the hooks' cwd. */
   cwd: z.string().min(1, 'expected a directory path'),
+  /** More directories the file tools may reach (Claude Code's `--add-dir`): existing directories, named in the session context. */
+  additionalDirectories: z.array(z.string().min(1, 'expected a directory path')).optional(),
   /** Defaults to `builtinTools()`. */
   tools: z.array(withMethods<AnyTool>('a tool, e.g. from defineTool()', ['run', 'isReadOnly'])).optional(),
   /** Replaces the default system prompt. */

@@ -14,7 +14,7 @@ export interface PermissionStepInput {
   input: unknown;
   toolUseId: string;
   gate: PermissionGate;
-  place: { root: string; cwd: string };
+  place: { root: string; cwd: string; extraRoots?: readonly string[] };
   canUseTool?: CanUseTool;
   hookDecision?: 'allow' | 'deny' | 'ask';
   hookReason?: string;

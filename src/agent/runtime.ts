@@ -79,6 +79,7 @@ export class AgentRuntime {
       ...context
     } = createToolContext({
       root: options.cwd,
+      ...(options.additionalDirectories === undefined ? {} : { extraRoots: options.additionalDirectories }),
       agentName: this.agentName,
       fileState: createFileStateTracker(),
       services: options.services ?? {},
@@ -93,6 +94,7 @@ export class AgentRuntime {
       options: contextOptions.ok ? contextOptions.value : DEFAULT_CONTEXT_OPTIONS,
       identity: { agentName: this.agentName, ...(options.role === undefined ? {} : { role: options.role }) },
       cwd: context.root,
+      ...(context.extraRoots === undefined ? {} : { additionalDirectories: context.extraRoots }),
       sessionId: this.sessionId,
       roots: () => this.roots(),
       ...(options.memory === undefined

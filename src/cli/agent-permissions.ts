@@ -1,7 +1,7 @@
 /**
  * The `permissions` of Claude Code's settings files, which `claude -p` obeys:
  * `.claude/settings.json`, `.claude/settings.local.json`, then `--settings`.
- * Rules (`allow`, `deny`, `ask`) add up; the last `defaultMode` wins. A file
+ * Rules (`allow`, `deny`, `ask`) and `additionalDirectories` add up; the last `defaultMode` wins. A file
  * that cannot be read or a field of the wrong type is a warning naming the
  * file and the field, and that file's permissions are left out.
  */
@@ -15,6 +15,7 @@ const PermissionsSchema = z.looseObject({
   deny: z.array(z.string().min(1)).optional(),
   ask: z.array(z.string().min(1)).optional(),
   defaultMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk']).optional(),
+  additionalDirectories: z.array(z.string().min(1)).optional(),
 });
 
 export interface SettingsPermissions {
@@ -22,6 +23,8 @@ export interface SettingsPermissions {
   deny: string[];
   ask: string[];
   defaultMode?: PermissionMode;
+  /** `permissions.additionalDirectories`, each with the file that names it (for warnings). */
+  additionalDirectories: { dir: string; source: string }[];
   problems: string[];
 }
 
@@ -49,12 +52,13 @@ function add(into: SettingsPermissions, settings: unknown, shown: string): void 
   into.allow.push(...(parsed.data.allow ?? []));
   into.deny.push(...(parsed.data.deny ?? []));
   into.ask.push(...(parsed.data.ask ?? []));
+  for (const dir of parsed.data.additionalDirectories ?? []) into.additionalDirectories.push({ dir, source: shown });
   if (parsed.data.defaultMode) into.defaultMode = parsed.data.defaultMode;
 }
 
 /** `flagSettings` is the parsed `--settings` object, when given. */
 export async function settingsPermissions(cwd: string, flagSettings?: unknown): Promise<SettingsPermissions> {
-  const out: SettingsPermissions = { allow: [], deny: [], ask: [], problems: [] };
+  const out: SettingsPermissions = { allow: [], deny: [], ask: [], additionalDirectories: [], problems: [] };
   for (const name of ['settings.json', 'settings.local.json']) {
     const { json, problem } = await fileSettings(cwd, name);
     if (problem) out.problems.push(problem);

@@ -19,6 +19,7 @@ import { thinkingOptionsOf } from '../model/thinking.js';
 import type { AgentFlags } from './agent.js';
 import { settingsPermissions } from './agent-permissions.js';
 import { hookSources, jsonOf, mcpSources, sessionToResume } from './agent-sources.js';
+import { addedDirs } from './add-dir.js';
 import { agentsFlag } from './agents-flag.js';
 import { CliError } from './cli-error.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
@@ -56,10 +57,16 @@ export interface HeadlessSetup {
  * (`.claude/settings*.json`, `--settings`), then the flags; the mode from
  * `--dangerously-skip-permissions`, `--permission-mode`, the settings, the config.
  */
-async function policyOf(flags: AgentFlags, config: PermissionPolicy, cwd: string): Promise<PermissionPolicy> {
+async function policyOf(
+  flags: AgentFlags,
+  config: PermissionPolicy,
+  cwd: string,
+): Promise<PermissionPolicy & { additionalDirectories: string[] }> {
   const flagSettings = flags.settings === undefined ? undefined : jsonOf('--settings', flags.settings, cwd);
   const settings = await settingsPermissions(cwd, flagSettings);
   for (const problem of settings.problems) printWarning(problem);
+  const added = addedDirs(flags.addDir, settings.additionalDirectories, cwd);
+  for (const warning of added.warnings) printWarning(warning);
   const mode = flags.dangerouslySkipPermissions
     ? 'bypassPermissions'
     : (flags.permissionMode ?? settings.defaultMode ?? config.defaultMode);
@@ -68,6 +75,7 @@ async function policyOf(flags: AgentFlags, config: PermissionPolicy, cwd: string
     allow: [...config.allow, ...settings.allow, ...parseToolRules(flags.allowedTools)],
     deny: [...config.deny, ...settings.deny, ...parseToolRules(flags.disallowedTools)],
     ask: [...config.ask, ...settings.ask],
+    additionalDirectories: added.dirs,
   };
 }
 
@@ -108,7 +116,7 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
   const flagAgents = agentsFlag(flags.agents, cwd);
   for (const warning of flagAgents.warnings) printWarning(warning);
   const { roles } = await loadRoles(cwd, flagAgents.roles);
-  const policy = await policyOf(flags, config.permissions, cwd);
+  const { additionalDirectories, ...policy } = await policyOf(flags, config.permissions, cwd);
   const permissionMode = policy.defaultMode;
   const transcriptDir = agentTranscriptDir(cwd);
   const resume = sessionToResume(transcriptDir, flags);
@@ -132,6 +140,7 @@ export async function headlessSetup(flags: AgentFlags, cwd: string): Promise<Hea
   const options: AgentRuntimeOptions = {
     model,
     cwd,
+    ...(additionalDirectories.length === 0 ? {} : { additionalDirectories }),
     maxTurns: flags.maxTurns,
     maxBudgetUsd: flags.maxBudgetUsd ?? config.maxBudgetUsd,
     maxTokens: config.maxTokens,

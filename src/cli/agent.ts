@@ -21,6 +21,7 @@ const AgentFlagsSchema = z.strictObject({
   dangerouslySkipPermissions: z.boolean().optional(),
   inputFormat: z.enum(['text', 'stream-json']).default('text'),
   mcpConfig: z.array(z.string()).default([]),
+  addDir: z.array(z.string()).default([]),
   strictMcpConfig: z.boolean().optional(),
   settings: z.string().min(1).optional(),
   resume: z.string().min(1).optional(),
@@ -136,6 +137,7 @@ export function registerAgentCommand(program: Command): void {
     .option('--verbose', 'accepted for Claude Code compatibility (stream-json is always complete)')
     .option('--include-partial-messages', 'stream-json: also print the answer as it streams (text, tool input and thinking deltas) as stream_event lines')
     .option('--dangerously-skip-permissions', 'the same as --permission-mode bypassPermissions')
+    .option('--add-dir <directories...>', 'more directories the file tools may reach (repeatable)')
     .option('--mcp-config <configs...>', 'MCP server files or JSON strings, added to .mcp.json')
     .option('--strict-mcp-config', 'use only the --mcp-config servers, not .mcp.json')
     .option('--settings <file-or-json>', 'a settings file or JSON string whose hooks are added')

@@ -72,6 +72,9 @@ function permissionProblems(shown: string, permissions: unknown): string[] {
       out.push(`${shown}: permissions.${list}: must be a list of rule strings`);
     else out.push(...ruleProblems(`permissions.${list}`, rules as string[]).map((m) => `${shown}: ${m}`));
   }
+  const dirs = p.additionalDirectories;
+  if (dirs !== undefined && (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string' || d === '')))
+    out.push(`${shown}: permissions.additionalDirectories: must be a list of directory paths`);
   if (p.defaultMode !== undefined && !MODES.includes(p.defaultMode as string))
     out.push(
       `${shown}: permissions.defaultMode: ${JSON.stringify(p.defaultMode)} is not one of ${MODES.join(', ')}`,

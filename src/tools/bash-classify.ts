@@ -26,6 +26,8 @@ export interface CommandClass {
 export interface CommandPlace {
   root?: string;
   cwd?: string;
+  /** Added directories (`--add-dir`): writing there is not writing outside. */
+  extraRoots?: readonly string[];
 }
 
 const SAFE_WRITE_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
@@ -140,11 +142,11 @@ export function changesDirectory(cmd: string): boolean {
   return parsed.commands.some((c) => ['cd', 'pushd', 'popd'].includes(effectiveCommand(c.words)[0] ?? ''));
 }
 
-/** Outside the root: home-relative, or resolving (lexically) outside it. The temp folder is allowed. */
+/** Outside the root (and the added directories): home-relative, or resolving (lexically) outside it. The temp folder is allowed. */
 export function isOutside(target: string, place: CommandPlace): boolean {
   if (/^(~|\$HOME\b|\$\{HOME\})/.test(target)) return true;
   if (place.root === undefined) return path.isAbsolute(target) || target === '..' || target.startsWith('../');
   const abs = path.resolve(place.cwd ?? place.root, target);
   if (isInside(os.tmpdir(), abs) && abs !== os.tmpdir()) return false;
-  return !isInside(place.root, abs);
+  return !isInside(place.root, abs) && !(place.extraRoots ?? []).some((dir) => isInside(dir, abs));
 }

@@ -13,7 +13,7 @@ import { safeGitEnv } from './bash-read-only.js';
 import { runShell, type ShellResult } from './bash-process.js';
 import { currentCwd, setCurrentCwd } from './context.js';
 import { createCappedOutput } from './output-cap.js';
-import { isInside } from './paths.js';
+import { containingRoot } from './paths.js';
 import { defineTool, type ToolContext, type ToolOutput } from './types.js';
 
 export const BASH_LIMITS = {
@@ -106,7 +106,7 @@ async function runForeground(input: BashInput, ctx: ToolContext): Promise<ToolOu
 /** The kept directory, unless it vanished or is no longer inside root. */
 function startingDirectory(ctx: ToolContext, root: string): { dir: string; note: string | null } {
   const kept = currentCwd(ctx);
-  if (existsSync(kept) && isInside(root, realpathSync(kept))) return { dir: kept, note: null };
+  if (existsSync(kept) && inReach(ctx, root, realpathSync(kept))) return { dir: kept, note: null };
   setCurrentCwd(ctx, root);
   return { dir: root, note: `[${kept} no longer exists: ran in ${root}]` };
 }
@@ -143,16 +143,20 @@ function shellEnv(command: string): NodeJS.ProcessEnv {
   };
 }
 
+/** Inside the root or an added directory (`--add-dir`): where a `cd` may leave the shell. */
+const inReach = (ctx: ToolContext, root: string, dir: string): boolean =>
+  containingRoot([root, ...(ctx.extraRoots ?? [])], dir) !== null;
+
 function carryDirectory(ctx: ToolContext, root: string, reported: string): string | null {
   const written = reported.trim().split('\n').at(-1) ?? '';
   if (written === '' || !existsSync(written)) return null; // killed, or the trap was replaced: keep the old directory
   const finalDir = realpathSync(written);
-  if (isInside(root, finalDir)) {
+  if (inReach(ctx, root, finalDir)) {
     setCurrentCwd(ctx, finalDir);
     return null;
   }
   setCurrentCwd(ctx, root);
-  return `[the shell ended in ${finalDir}, outside the working directory: the current directory was reset to ${root}]`;
+  return `[the shell ended in ${finalDir}, outside the working directory${ctx.extraRoots?.length ? ' and the added directories' : ''}: the current directory was reset to ${root}]`;
 }
 
 function render(input: BashInput, result: ShellResult, text: string, notes: (string | null)[]): ToolOutput {

@@ -2,9 +2,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { currentCwd } from './context.js';
+import { currentCwd, resolveForTool, rootOf } from './context.js';
 import { checkPattern, findFiles } from './file-walk.js';
-import { displayPath, resolveInside } from './paths.js';
+import { displayPath } from './paths.js';
 import { defineTool } from './types.js';
 
 export const GLOB_LIMITS = { maxResults: 200 } as const;
@@ -30,11 +30,11 @@ export const globTool = defineTool({
     const cwd = currentCwd(ctx);
     const badPattern = checkPattern(input.pattern);
     if (badPattern !== null) return { content: badPattern, isError: true };
-    const base = resolveInside(ctx.root, cwd, input.path ?? '.');
+    const base = resolveForTool(ctx, input.path ?? '.');
     if (!base.ok) return { content: base.error, isError: true };
     const info = await stat(base.value).catch(() => null);
     if (!info?.isDirectory()) return { content: `${input.path ?? '.'} is not a folder.`, isError: true };
-    const files = await findFiles(ctx.root, base.value, [input.pattern], ctx.signal);
+    const files = await findFiles(rootOf(ctx, base.value), base.value, [input.pattern], ctx.signal);
     files.sort(
       input.sort === 'name' ? (a, b) => a.absPath.localeCompare(b.absPath) : (a, b) => b.mtimeMs - a.mtimeMs,
     );

@@ -1,11 +1,11 @@
 /** `grep`: search file contents with a regular expression. */
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { currentCwd } from './context.js';
+import { currentCwd, resolveForTool, rootOf } from './context.js';
 import { checkPattern } from './file-walk.js';
 import { searchWithRipgrep } from './grep-ripgrep.js';
 import { findRipgrep, searchInProcess, type FileMatches, type GrepQuery } from './grep-search.js';
-import { displayPath, resolveInside } from './paths.js';
+import { displayPath } from './paths.js';
 import { defineTool, type ToolContext, type ToolOutput } from './types.js';
 
 export const GREP_LIMITS = {
@@ -56,7 +56,7 @@ export const grepTool = defineTool({
 type Built = { ok: true; value: GrepQuery } | { ok: false; error: string };
 
 async function buildQuery(input: GrepInput, ctx: ToolContext): Promise<Built> {
-  const base = resolveInside(ctx.root, currentCwd(ctx), input.path ?? '.');
+  const base = resolveForTool(ctx, input.path ?? '.');
   if (!base.ok) return base;
   if ((await stat(base.value).catch(() => null)) === null)
     return { ok: false, error: `${input.path} does not exist.` };
@@ -75,7 +75,7 @@ async function buildQuery(input: GrepInput, ctx: ToolContext): Promise<Built> {
       caseInsensitive: input['-i'] ?? false,
       multiline: input.multiline ?? false,
       base: base.value,
-      root: ctx.root,
+      root: rootOf(ctx, base.value),
       ...(input.glob === undefined ? {} : { glob: input.glob }),
       ...context,
       // Content mode caps lines, not files; a file holds at least one line, so `limit` files always suffice.

@@ -13,26 +13,39 @@ export function isInside(root: string, target: string): boolean {
 }
 
 /**
- * Resolves `p` (relative to `cwd`) to a real absolute path inside `root`.
+ * Resolves `p` (relative to `cwd`) to a real absolute path inside `root`, or
+ * inside one of `extraRoots` (real paths: `--add-dir`, `additionalDirectories`).
  * For a path that does not exist yet, the deepest existing ancestor is
  * realpath'd, so a new file under a symlinked folder is judged by where the
  * folder really is.
  */
-export function resolveInside(root: string, cwd: string, p: string): Outcome<string> {
+export function resolveInside(
+  root: string,
+  cwd: string,
+  p: string,
+  extraRoots: readonly string[] = [],
+): Outcome<string> {
   if (p.trim() === '') return { ok: false, error: 'the path is empty' };
   if (p.includes('\0')) return { ok: false, error: `the path ${JSON.stringify(p)} contains a NUL byte` };
   const realRoot = realpathOrSelf(root);
   const wanted = path.resolve(cwd, p);
   const real = realpathOfDeepestAncestor(wanted);
   if (!real.ok) return real;
-  if (!isInside(realRoot, real.value)) {
+  if (containingRoot([realRoot, ...extraRoots], real.value) === null) {
     const via = real.value === wanted ? '' : ` (it resolves to ${real.value})`;
-    return {
-      ok: false,
-      error: `${p} is outside the working directory ${realRoot}${via}; file tools may only use paths inside it`,
-    };
+    return { ok: false, error: `${p} is outside ${placesOf(realRoot, extraRoots)}${via}; file tools may only use paths inside it` };
   }
   return real;
+}
+
+function placesOf(realRoot: string, extraRoots: readonly string[]): string {
+  if (extraRoots.length === 0) return `the working directory ${realRoot}`;
+  return `the working directory ${realRoot} and the added directories ${extraRoots.join(', ')}`;
+}
+
+/** The first of `roots` (real paths) that holds `target` (a real path), or null. */
+export function containingRoot(roots: readonly string[], target: string): string | null {
+  return roots.find((root) => isInside(root, target)) ?? null;
 }
 
 function realpathOfDeepestAncestor(absPath: string): Outcome<string> {

@@ -4,8 +4,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { currentCwd } from './context.js';
-import { displayPath, resolveInside } from './paths.js';
+import { currentCwd, resolveForTool } from './context.js';
+import { displayPath } from './paths.js';
 import { defineTool, type ToolOutput } from './types.js';
 
 export const READ_LIMITS = {
@@ -41,7 +41,7 @@ export const readTool = defineTool({
   isConcurrencySafe: () => true,
   run: async (input, ctx) => {
     const cwd = currentCwd(ctx);
-    const resolved = resolveInside(ctx.root, cwd, input.file_path);
+    const resolved = resolveForTool(ctx, input.file_path);
     if (!resolved.ok) return { content: resolved.error, isError: true };
     const shown = displayPath(cwd, resolved.value);
     const refusal = await whyUnreadable(resolved.value, shown);

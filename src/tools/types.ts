@@ -14,7 +14,9 @@ import type { z } from 'zod';
 export interface ToolContext {
   /** The agent's root: file tools and bash never leave it. */
   root: string;
-  /** The current directory (bash keeps it between calls; always inside `root`). */
+  /** More directories the file tools may reach (`--add-dir`, `additionalDirectories`): real paths, none by default. */
+  extraRoots?: readonly string[];
+  /** The current directory (bash keeps it between calls; always inside `root` or an added directory). */
   cwd: string;
   signal: AbortSignal;
   /** Tool output as it arrives (bash lines, …): becomes `progress` events. */

@@ -7,8 +7,8 @@ import type { Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Outcome } from '../store/types.js';
-import { currentCwd } from './context.js';
-import { displayPath, realpathOrSelf, resolveInside } from './paths.js';
+import { currentCwd, resolveForTool, rootOf } from './context.js';
+import { displayPath, realpathOrSelf } from './paths.js';
 import type { ToolContext } from './types.js';
 import { deviceOf, refuseGitPath, whyNotPlainFile } from './write-guard.js';
 
@@ -23,11 +23,11 @@ export interface WritableFile {
 
 export async function resolveWritable(ctx: ToolContext, filePath: string): Promise<Outcome<WritableFile>> {
   const cwd = currentCwd(ctx);
-  const resolved = resolveInside(ctx.root, cwd, filePath);
+  const resolved = resolveForTool(ctx, filePath);
   if (!resolved.ok) return resolved;
   const absPath = resolved.value;
   const shown = displayPath(cwd, absPath);
-  const realRoot = realpathOrSelf(ctx.root);
+  const realRoot = realpathOrSelf(rootOf(ctx, absPath));
   const notGit = refuseGitPath(realRoot, absPath, shown);
   if (!notGit.ok) return notGit;
   const info = await stat(absPath).catch(() => null);

@@ -22,6 +22,8 @@ export interface ContextManagerConfig {
   options: ContextOptions;
   identity: Identity;
   cwd: string;
+  /** The added directories (`--add-dir`), named in the session context. */
+  additionalDirectories?: readonly string[];
   sessionId: string;
   /** Where the agent's repository is (resolved once, shared with the runtime). */
   roots: () => Promise<ProjectRoots>;
@@ -59,6 +61,7 @@ export class ContextManager {
     const facts = await gatherSessionFacts({
       identity: this.config.identity,
       cwd: this.config.cwd,
+      additionalDirectories: this.config.additionalDirectories ?? [],
       roots,
       options: this.config.options,
       ...(memoryIndexFile === undefined ? {} : { memoryIndexFile }),

@@ -17,6 +17,8 @@ export interface SessionFacts {
   identity: Identity;
   date: Date;
   cwd: string;
+  /** More directories the agent may reach (`--add-dir`); none when absent. */
+  additionalDirectories?: readonly string[];
   gitStatus: string | null;
   instructions: InstructionFile[];
   /** The text of `.memory/MEMORY.md`, when there is one. */
@@ -26,6 +28,7 @@ export interface SessionFacts {
 export interface GatherInput {
   identity: Identity;
   cwd: string;
+  additionalDirectories?: readonly string[];
   roots: ProjectRoots;
   options: ContextOptions;
   /** `.memory/MEMORY.md` to include, when memory is on. */
@@ -50,7 +53,8 @@ export async function gatherSessionFacts(input: GatherInput): Promise<SessionFac
     readOrNull(input.memoryIndexFile),
   ]);
   const date = (input.now ?? (() => new Date()))();
-  return { identity: input.identity, date, cwd: input.cwd, gitStatus, instructions, memoryIndex };
+  const extra = input.additionalDirectories ?? [];
+  return { identity: input.identity, date, cwd: input.cwd, additionalDirectories: extra, gitStatus, instructions, memoryIndex };
 }
 
 const clip = (text: string): string =>
@@ -73,6 +77,9 @@ export function renderSessionContext(facts: SessionFacts): string {
     ...identityLines(facts.identity),
     `Today is ${day}. Working directory: ${facts.cwd}`,
   ];
+  // Claude Code's environment block lists them the same way.
+  const extra = facts.additionalDirectories ?? [];
+  if (extra.length > 0) lines.push('Additional working directories:', ...extra.map((d) => `  - ${d}`));
   if (facts.gitStatus !== null)
     lines.push('Git branch and status (git status --short --branch):', facts.gitStatus);
   for (const file of facts.instructions) {

@@ -33,7 +33,7 @@ interface Call {
   view: ToolCallView;
   shell: CommandClass | null;
   readOnly: boolean;
-  where: { root: string; cwd: string };
+  where: { root: string; cwd: string; extraRoots?: readonly string[] };
 }
 
 /** Every malformed rule in the policy, naming its list and index; empty when the policy is usable. */
@@ -58,7 +58,7 @@ export function createPermissionGate(policy: PermissionPolicy): PermissionGate {
   };
 }
 
-function describe(tool: AnyTool, input: unknown, where: { root: string; cwd: string }): Call {
+function describe(tool: AnyTool, input: unknown, where: { root: string; cwd: string; extraRoots?: readonly string[] }): Call {
   const view = viewCall(tool, input, where);
   const shell = view.command === undefined ? null : classifyCommand(view.command, where);
   return { tool, view, shell, readOnly: shell?.readOnly ?? safeIsReadOnly(tool, input), where };
@@ -92,10 +92,13 @@ function outsideRoot(call: Call): PermissionDecision | null {
   if (target === undefined || target.inside) return null;
   return {
     behavior: 'deny',
-    message: `Permission denied: ${target.abs} is outside the working directory ${call.where.root}.`,
+    message: `Permission denied: ${target.abs} is outside the working directory ${call.where.root}${addedDirs(call.where.extraRoots)}.`,
     reason: 'outside the working directory',
   };
 }
+
+const addedDirs = (extra: readonly string[] | undefined): string =>
+  extra === undefined || extra.length === 0 ? '' : ` and the added directories ${extra.join(', ')}`;
 
 function dangerous(call: Call): PermissionDecision | null {
   const shell = call.shell;

@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { claudeCodeToolName } from '../../tools/claude-names.js';
-import { resolveInside } from '../../tools/paths.js';
+import { isInside, resolveInside } from '../../tools/paths.js';
 import type { AnyTool } from '../../tools/types.js';
 
 export type CallKind = 'shell' | 'edit' | 'read' | 'other';
@@ -34,7 +34,7 @@ const KIND: Record<string, CallKind> = {
   Grep: 'read',
 };
 
-export function viewCall(tool: AnyTool, input: unknown, where: { root: string; cwd: string }): ToolCallView {
+export function viewCall(tool: AnyTool, input: unknown, where: { root: string; cwd: string; extraRoots?: readonly string[] }): ToolCallView {
   const name = claudeCodeToolName(tool.name);
   const kind = KIND[name] ?? 'other';
   const fields = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
@@ -48,11 +48,14 @@ export function viewCall(tool: AnyTool, input: unknown, where: { root: string; c
   return view;
 }
 
-function locate(filePath: string, where: { root: string; cwd: string }): NonNullable<ToolCallView['target']> {
+function locate(filePath: string, where: { root: string; cwd: string; extraRoots?: readonly string[] }): NonNullable<ToolCallView['target']> {
   const root = realpathOr(where.root);
-  const resolved = resolveInside(root, where.cwd, filePath);
-  if (resolved.ok)
-    return { abs: resolved.value, rel: path.relative(root, resolved.value) || '.', inside: true };
+  const resolved = resolveInside(root, where.cwd, filePath, where.extraRoots ?? []);
+  if (resolved.ok) {
+    // a file of an added directory is matched by absolute rules only (`Read(//abs/**)`)
+    const rel = isInside(root, resolved.value) ? path.relative(root, resolved.value) || '.' : null;
+    return { abs: resolved.value, rel, inside: true };
+  }
   const abs = path.resolve(where.cwd, filePath);
   return { abs, rel: null, inside: false };
 }

@@ -50,7 +50,7 @@ export type CanUseTool = (
 
 export interface PermissionGate {
   /** Pure and synchronous: decides from the policy and the input alone. `input` is the validated tool input. */
-  check(tool: AnyTool, input: unknown, ctx: { root: string; cwd: string }): PermissionDecision;
+  check(tool: AnyTool, input: unknown, ctx: { root: string; cwd: string; extraRoots?: readonly string[] }): PermissionDecision;
 }
 
 /** A parsed rule: `Bash(npm test:*)` → `{ tool: 'Bash', content: 'npm test:*' }`; `Read` → content null. */
