@@ -17,6 +17,7 @@ import { checkedBy, fn, objectOf, parseOptions, withMethods } from '../config/op
 import { ContextOptionsSchema } from './context/options.js';
 import { SubagentRoleSchema } from './subagents/types.js';
 import type { AgentEvent } from './types.js';
+import type { TranscriptOpener } from './transcript.js';
 
 const SubagentOptionsSchema = z.strictObject({
   roles: z.array(SubagentRoleSchema).optional(),
@@ -90,6 +91,8 @@ export const AgentRuntimeOptionsSchema = z.strictObject({
   depth: z.number().int().nonnegative().optional(),
   /** Where `<session>.jsonl` transcripts go; none are written when absent. */
   transcriptDir: z.string().optional(),
+  /** Opens the transcript of a session in `transcriptDir` (default: the file there); an out-of-process teammate's sends its lines to the lead. */
+  openTranscript: fn<TranscriptOpener>('(dir, header) → Outcome<TranscriptWriter>').optional(),
   /** Price overrides (USD per million tokens, by model name or prefix), as in `.team/config.json`. */
   prices: objectOf<PriceOverrides>('model name → { input, output, cacheRead?, cacheWrite? }').optional(),
   /** Passed to every tool as `ctx.services`. */

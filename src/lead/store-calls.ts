@@ -11,6 +11,7 @@ import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import { applyPatch, type TaskPatch } from '../teammate/hosts/store-client.js';
 import { callRefusal } from '../teammate/hosts/store-methods.js';
+import { appendTranscript } from './transcript-appends.js';
 import { RequestSchema, saveRequest } from '../teammate/requests.js';
 import { agentsStateDir } from '../teammate/status-file.js';
 import { AgentStatusSchema, type FromWorker, type ToWorker } from '../teammate/types.js';
@@ -47,6 +48,7 @@ async function run(name: string, { store, method, args }: StoreCall, t: StoreCal
 }
 
 async function fileCall(name: string, method: string, args: unknown[], t: StoreCallTargets): Promise<unknown> {
+  if (method === 'transcript') return appendTranscript(t.repoRoot, name, args[0]);
   if (method === 'status') {
     const status = AgentStatusSchema.parse(args[0]);
     if (status.name !== name) throw new Error(`a status for "${status.name}" sent by "${name}"`);

@@ -114,6 +114,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     parentId: spec.parentId,
     depth: 0,
     transcriptDir: transcriptsDir(data.repoRoot, host.name),
+    ...(host.deps.viaLead === undefined ? {} : { openTranscript: host.deps.viaLead.openTranscript }),
     prices: data.team.prices,
     onEvent: forwarding(host, spec.onEvent),
     // The role opens the system prompt: not repeated in the session context.

@@ -15,6 +15,8 @@ import type { Outcome, Task } from '../../store/types.js';
 import type { PendingRequest } from '../requests.js';
 import type { AgentStatus, FromWorker } from '../types.js';
 import { MAILBOX_CALLS, TASK_CALLS, type StoreName } from './store-methods.js';
+import { leadTranscripts } from './transcript-client.js';
+import type { TranscriptOpener } from '../../agent/transcript.js';
 
 /** The writes besides tasks and mail that the lead makes for a teammate. */
 export interface LeadWrites {
@@ -22,6 +24,8 @@ export interface LeadWrites {
   saveRequest: (request: PendingRequest) => Promise<void>;
   /** Commits the task's worktree (the lead alone writes the repository's .git). */
   commit: (path: string, request: CommitRequest) => Promise<Outcome<{ commit: string | null }>>;
+  /** Opens transcripts whose lines the lead writes (hosts/transcript-client.ts). */
+  openTranscript: TranscriptOpener;
 }
 
 /** Calls in flight to the lead, by id. */
@@ -47,8 +51,10 @@ export class StoreCalls {
     else waiter.reject(new Error(`the lead refused the call: ${error ?? 'no reason given'}`));
   }
 
-  leadWrites(): LeadWrites {
+  /** `transcripts`: the teammate's transcripts folder as its process names it. */
+  leadWrites(transcripts: string): LeadWrites {
     return {
+      openTranscript: leadTranscripts(transcripts, (append) => this.call('files', 'transcript', [append])),
       writeStatus: async (status) => void (await this.call('files', 'status', [status])),
       saveRequest: async (request) => void (await this.call('files', 'request', [request])),
       commit: async (path, request) => (await this.call('files', 'commit', [path, request])) as Outcome<{ commit: string | null }>,

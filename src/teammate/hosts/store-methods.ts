@@ -44,7 +44,7 @@ const MAILBOX_AGENT_ARG: Record<string, number | 'from' | null> = {
 /** The task methods forwarded to the lead (`update` becomes `get` + `patch`: a function does not cross). */
 export const TASK_CALLS: ReadonlySet<string> = new Set(Object.keys(TASK_AGENT_ARG).filter((m) => m !== 'get' && m !== 'patch'));
 export const MAILBOX_CALLS: ReadonlySet<string> = new Set(Object.keys(MAILBOX_AGENT_ARG));
-export const FILE_CALLS: ReadonlySet<string> = new Set(['status', 'request', 'commit']);
+export const FILE_CALLS: ReadonlySet<string> = new Set(['status', 'request', 'commit', 'transcript']);
 
 /** Why the lead refuses `caller`'s call, or undefined when it may run. */
 export function callRefusal(caller: string, store: StoreName, method: string, args: unknown[]): string | undefined {
