@@ -7,7 +7,9 @@
 import { join } from 'node:path';
 import { commitWorktree, teammateEmail, type CommitRequest } from '../git/commit.js';
 import { writeFileAtomic } from '../store/atomic.js';
+import type { NewCronJob } from '../store/cron/index.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
+import type { CronToolService } from '../tools/cron/types.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import { applyPatch, type TaskPatch } from '../teammate/hosts/store-client.js';
 import { callRefusal } from '../teammate/hosts/store-methods.js';
@@ -22,6 +24,8 @@ export interface StoreCallTargets {
   mailbox: MailboxStore;
   /** Whether `path` is a worktree the lead granted to `name` (the only ones it commits for it). */
   granted: (name: string, path: string) => boolean;
+  /** The cron tools' service of the lead (its scheduler holds the jobs). */
+  cron?: CronToolService;
 }
 
 type StoreCall = Extract<FromWorker, { type: 'store_call' }>;
@@ -41,6 +45,7 @@ export async function answerStoreCall(name: string, call: StoreCall, t: StoreCal
 
 async function run(name: string, { store, method, args }: StoreCall, t: StoreCallTargets): Promise<unknown> {
   if (store === 'files') return fileCall(name, method, args, t);
+  if (store === 'cron') return cronCall(method, args, t);
   if (store === 'mailbox') return (t.mailbox[method as keyof MailboxStore] as Method).apply(t.mailbox, args);
   if (method === 'get') return t.tasks.get(String(args[0])) ?? null;
   if (method === 'patch') return t.tasks.update(String(args[0]), (task) => applyPatch(task, args[1] as TaskPatch));
@@ -63,4 +68,12 @@ async function fileCall(name: string, method: string, args: unknown[], t: StoreC
   if (!t.granted(name, path)) throw new Error(`${path} is not a worktree the lead gave ${name}`);
   const request = args[1] as CommitRequest;
   return commitWorktree(path, { message: String(request.message), authorName: name, authorEmail: teammateEmail(name) });
+}
+
+/** A cron tool's call: the job is checked by the store (NewCronJobSchema) as any other. */
+async function cronCall(method: string, args: unknown[], t: StoreCallTargets): Promise<unknown> {
+  if (t.cron === undefined) throw new Error('this lead keeps no cron jobs');
+  if (method === 'create') return t.cron.create(args[0] as NewCronJob);
+  if (method === 'remove') return t.cron.remove(String(args[0]));
+  return t.cron.list();
 }

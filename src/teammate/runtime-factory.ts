@@ -123,7 +123,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     mcp: existsSync(join(data.repoRoot, '.mcp.json')),
     services: {
       team: { tasks, mailbox, roster: () => roster, self: host.name, beforeCreate, onSent: (m: { id: string; to: string; type: string }) => host.deps.log({ type: 'message_sent', id: m.id, from: host.name, to: m.to, messageType: m.type }) },
-      cron: workerCronService(data.repoRoot, data.team.teammates.map((t) => t.name)),
+      cron: host.deps.viaLead?.cron ?? workerCronService(data.repoRoot, data.team.teammates.map((t) => t.name)),
       protocol: {
         requestPlanApproval: async (plan: string, signal: AbortSignal) => {
           const verdict = await askAndWait(approvalDeps, { kind: 'plan', input: plan, summary: plan.slice(0, 200) }, signal);

@@ -146,7 +146,7 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('store_call'),
     callId: z.string(),
-    store: z.enum(['tasks', 'mailbox', 'files']),
+    store: z.enum(['tasks', 'mailbox', 'files', 'cron']),
     method: z.string(),
     args: z.array(z.unknown()),
   }),

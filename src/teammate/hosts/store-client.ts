@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import type { CommitRequest } from '../../git/commit.js';
 import type { MailboxStore } from '../../store/mailbox/index.js';
 import type { RefreshResult, TaskMutation, TaskStore } from '../../store/tasks/index.js';
-import type { Outcome, Task } from '../../store/types.js';
+import type { CronJob, Outcome, Task } from '../../store/types.js';
+import type { CronToolService } from '../../tools/cron/types.js';
 import type { PendingRequest } from '../requests.js';
 import type { AgentStatus, FromWorker } from '../types.js';
 import { MAILBOX_CALLS, TASK_CALLS, type StoreName } from './store-methods.js';
@@ -26,6 +27,8 @@ export interface LeadWrites {
   commit: (path: string, request: CommitRequest) => Promise<Outcome<{ commit: string | null }>>;
   /** Opens transcripts whose lines the lead writes (hosts/transcript-client.ts). */
   openTranscript: TranscriptOpener;
+  /** The cron tools' jobs, kept by the lead's scheduler. */
+  cron: CronToolService;
 }
 
 /** Calls in flight to the lead, by id. */
@@ -55,6 +58,11 @@ export class StoreCalls {
   leadWrites(transcripts: string): LeadWrites {
     return {
       openTranscript: leadTranscripts(transcripts, (append) => this.call('files', 'transcript', [append])),
+      cron: {
+        create: async (input) => (await this.call('cron', 'create', [input])) as Outcome<CronJob>,
+        list: async () => (await this.call('cron', 'list', [])) as Awaited<ReturnType<CronToolService['list']>>,
+        remove: async (id) => (await this.call('cron', 'remove', [id])) as Outcome<CronJob>,
+      },
       writeStatus: async (status) => void (await this.call('files', 'status', [status])),
       saveRequest: async (request) => void (await this.call('files', 'request', [request])),
       commit: async (path, request) => (await this.call('files', 'commit', [path, request])) as Outcome<{ commit: string | null }>,

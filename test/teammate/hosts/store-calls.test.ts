@@ -74,6 +74,8 @@ describe('store calls', () => {
     for (const method of ['archiveFinished', 'reclaimExpired', 'constructor', '__proto__', 'toString', 'open'])
       expect(callRefusal('ann', 'tasks', method, [])).toMatch(/not a call a teammate may make/);
     expect(callRefusal('ann', 'files', 'rm', [])).toMatch(/not a call/);
+    for (const method of ['reload', 'start', 'toolService']) expect(callRefusal('ann', 'cron', method, [])).toMatch(/cron\.\w+ is not a call/);
+    expect(callRefusal('ann', 'cron', 'create', [{}])).toBeUndefined();
     expect(callRefusal('ann', 'tasks', 'claimNext', ['ann', 1000])).toBeUndefined();
   });
 
