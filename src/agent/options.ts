@@ -8,7 +8,7 @@ import type { ModelClient, ThinkingOptions } from '../model/types.js';
 import type { AnyTool } from '../tools/types.js';
 import type { ContextOptions } from './context/types.js';
 import type { McpLoadOptions } from './mcp/types.js';
-import type { MemoryOptions } from './memory/types.js';
+import type { MemoryOptions, MemoryWriter } from './memory/types.js';
 import type { SubagentOptions } from './subagents/types.js';
 import type { CanUseTool, PermissionPolicy } from './permissions/types.js';
 import { z } from 'zod';
@@ -31,6 +31,7 @@ const MemoryOptionsSchema = z.strictObject({
   dir: z.string().min(1).optional(),
   tools: z.boolean().optional(),
   searchModel: withMethods<ModelClient>('a ModelClient', ['stream']).optional(),
+  write: fn<MemoryWriter>('(dir, input) → Promise<Outcome<WrittenMemory>>').optional(),
 });
 
 const McpOptionsSchema = z.strictObject({

@@ -5,6 +5,8 @@
  * with its reason, and the lead carries on.
  */
 import { join } from 'node:path';
+import { z } from 'zod';
+import { writeMemory } from '../agent/memory/store.js';
 import { commitWorktree, teammateEmail, type CommitRequest } from '../git/commit.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { NewCronJob } from '../store/cron/index.js';
@@ -29,6 +31,9 @@ export interface StoreCallTargets {
 }
 
 type StoreCall = Extract<FromWorker, { type: 'store_call' }>;
+
+/** A teammate's memory_write (the store checks the name and front matter). */
+const MemoryInputSchema = z.strictObject({ name: z.string(), description: z.string(), type: z.string(), body: z.string().max(1_000_000) });
 type Method = (...args: unknown[]) => unknown;
 
 /** Runs one call of `name` and gives the answer to send back. */
@@ -54,6 +59,7 @@ async function run(name: string, { store, method, args }: StoreCall, t: StoreCal
 
 async function fileCall(name: string, method: string, args: unknown[], t: StoreCallTargets): Promise<unknown> {
   if (method === 'transcript') return appendTranscript(t.repoRoot, name, args[0]);
+  if (method === 'memory') return memoryCall(t.repoRoot, args[0]);
   if (method === 'status') {
     const status = AgentStatusSchema.parse(args[0]);
     if (status.name !== name) throw new Error(`a status for "${status.name}" sent by "${name}"`);
@@ -76,4 +82,11 @@ async function cronCall(method: string, args: unknown[], t: StoreCallTargets): P
   if (method === 'create') return t.cron.create(args[0] as NewCronJob);
   if (method === 'remove') return t.cron.remove(String(args[0]));
   return t.cron.list();
+}
+
+/** A teammate's memory_write, in the lead's `.memory/`; a bad input is an Outcome naming the field, as the store's own checks. */
+async function memoryCall(repoRoot: string, raw: unknown): Promise<unknown> {
+  const input = MemoryInputSchema.safeParse(raw);
+  if (!input.success) return { ok: false, error: `memory: ${input.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}` };
+  return writeMemory(join(repoRoot, '.memory'), input.data);
 }

@@ -119,7 +119,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     onEvent: forwarding(host, spec.onEvent),
     // The role opens the system prompt: not repeated in the session context.
     subagents: {},
-    memory: {},
+    memory: host.deps.viaLead === undefined ? {} : { write: host.deps.viaLead.writeMemory },
     mcp: existsSync(join(data.repoRoot, '.mcp.json')),
     services: {
       team: { tasks, mailbox, roster: () => roster, self: host.name, beforeCreate, onSent: (m: { id: string; to: string; type: string }) => host.deps.log({ type: 'message_sent', id: m.id, from: host.name, to: m.to, messageType: m.type }) },

@@ -18,6 +18,7 @@ import type { AgentStatus, FromWorker } from '../types.js';
 import { MAILBOX_CALLS, TASK_CALLS, type StoreName } from './store-methods.js';
 import { leadTranscripts } from './transcript-client.js';
 import type { TranscriptOpener } from '../../agent/transcript.js';
+import type { MemoryWriter } from '../../agent/memory/types.js';
 
 /** The writes besides tasks and mail that the lead makes for a teammate. */
 export interface LeadWrites {
@@ -29,6 +30,8 @@ export interface LeadWrites {
   openTranscript: TranscriptOpener;
   /** The cron tools' jobs, kept by the lead's scheduler. */
   cron: CronToolService;
+  /** memory_write: the lead writes the memory in its `.memory/` (the folder the teammate names is ignored). */
+  writeMemory: MemoryWriter;
 }
 
 /** Calls in flight to the lead, by id. */
@@ -58,6 +61,8 @@ export class StoreCalls {
   leadWrites(transcripts: string): LeadWrites {
     return {
       openTranscript: leadTranscripts(transcripts, (append) => this.call('files', 'transcript', [append])),
+      writeMemory: async (_dir, { name, description, type, body }) =>
+        (await this.call('files', 'memory', [{ name, description, type, body }])) as Awaited<ReturnType<MemoryWriter>>,
       cron: {
         create: async (input) => (await this.call('cron', 'create', [input])) as Outcome<CronJob>,
         list: async () => (await this.call('cron', 'list', [])) as Awaited<ReturnType<CronToolService['list']>>,

@@ -44,7 +44,7 @@ const MAILBOX_AGENT_ARG: Record<string, number | 'from' | null> = {
 /** The task methods forwarded to the lead (`update` becomes `get` + `patch`: a function does not cross). */
 export const TASK_CALLS: ReadonlySet<string> = new Set(Object.keys(TASK_AGENT_ARG).filter((m) => m !== 'get' && m !== 'patch'));
 export const MAILBOX_CALLS: ReadonlySet<string> = new Set(Object.keys(MAILBOX_AGENT_ARG));
-export const FILE_CALLS: ReadonlySet<string> = new Set(['status', 'request', 'commit', 'transcript']);
+export const FILE_CALLS: ReadonlySet<string> = new Set(['status', 'request', 'commit', 'transcript', 'memory']);
 /** The cron tools' service (`CronToolService`): a teammate may do what a thread teammate does with `.cron/`. */
 export const CRON_CALLS: ReadonlySet<string> = new Set(['create', 'list', 'remove']);
 

@@ -1,6 +1,7 @@
 /**
  * What a sandboxed teammate cannot write itself, the lead writes for it
- * (real bubblewrap): a cron job it creates lands in the lead's `.cron/`, and
+ * (real bubblewrap): a cron job it creates lands in the lead's `.cron/`, a
+ * memory in the lead's `.memory/`, and
  * its transcript in the lead's `.team/state`, read by `teamd logs`.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,14 +19,17 @@ const script = {
     {
       conversation: 'Task t1:',
       turn: 0,
-      content: [{ type: 'tool_use' as const, name: 'cron_create', input: { id: 'weekly-check', cron: '0 0 9 * * 1', prompt: 'check the build', to: 'ann' } }],
+      content: [
+        { type: 'tool_use' as const, name: 'memory_write', input: { name: 'build-command', description: 'how to build', content: 'npm run build' } },
+        { type: 'tool_use' as const, name: 'cron_create', input: { id: 'weekly-check', cron: '0 0 9 * * 1', prompt: 'check the build', to: 'ann' } },
+      ],
     },
     { conversation: 'Task t1:', turn: 1, match: 'Scheduled recurring cron job weekly-check', content: [{ type: 'text' as const, text: 'scheduled the weekly check' }] },
     { conversation: 'Task t1:', turn: 1, content: [{ type: 'text' as const, text: 'could not schedule' }] },
   ],
 };
 
-it.skipIf(!bwrap)('a sandboxed teammate creates a cron job through the lead, and its transcript is the lead\'s', async () => {
+it.skipIf(!bwrap)('a sandboxed teammate creates a cron job and writes a memory through the lead, and its transcript is the lead\'s', async () => {
   const repo = team.repo(
     makeTeamRepo({ script, config: { host: { kind: 'sandbox' }, teammates: [{ name: 'ann' }], permissions: { defaultMode: 'bypassPermissions' } } }),
   );
@@ -37,6 +41,9 @@ it.skipIf(!bwrap)('a sandboxed teammate creates a cron job through the lead, and
   const job = join(repo.dir, '.cron', 'weekly-check.json');
   expect(existsSync(job)).toBe(true);
   expect(JSON.parse(readFileSync(job, 'utf8'))).toMatchObject({ prompt: 'check the build', to: 'ann' });
+  const memory = join(repo.dir, '.memory');
+  expect(readFileSync(join(memory, 'build-command.md'), 'utf8')).toContain('npm run build');
+  expect(readFileSync(join(memory, 'MEMORY.md'), 'utf8')).toContain('[build-command](build-command.md)');
   await lead.stop('test over');
   const logs = await teamdLogs(repo.dir, 'ann');
   expect(logs.code, logs.stderr).toBe(0);

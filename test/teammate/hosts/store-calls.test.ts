@@ -87,4 +87,14 @@ describe('store calls', () => {
     expect(await call('status', [{ ...status, name: 'ann' }])).toMatchObject({ ok: true });
     expect(JSON.parse(readFileSync(join(dir, '.team', 'state', 'agents', 'ann.json'), 'utf8')).name).toBe('ann');
   });
+
+  it('a memory is written in the lead\'s .memory/, whatever folder the teammate names; a bad one is an error naming the field', async () => {
+    const ann = teammate('ann').calls.leadWrites(join(dir, 'remote')).writeMemory;
+    const written = await ann('/somewhere/else/.memory', { name: '../x', description: 'd', type: 'project', body: 'b' });
+    expect(written).toMatchObject({ ok: true, value: { entry: { name: 'x', file: join(dir, '.memory', 'x.md') } } });
+    expect(readFileSync(join(dir, '.memory', 'x.md'), 'utf8')).toContain('b');
+    const call = (input: unknown) => answerStoreCall('ann', { type: 'store_call', callId: 'c', store: 'files', method: 'memory', args: [input] }, targets);
+    expect(await call({ name: 'y', description: 'd', type: 'project', body: 'b', extra: 1 })).toMatchObject({ ok: true, value: { ok: false, error: expect.stringMatching(/^memory: .*extra/) } });
+    expect(await call({ name: 'y', description: '', type: 'project', body: 'b' })).toMatchObject({ ok: true, value: { ok: false, error: expect.stringMatching(/description/) } });
+  });
 });
