@@ -8,7 +8,7 @@ import type { ModelClient, ThinkingOptions } from '../model/types.js';
 import type { AnyTool } from '../tools/types.js';
 import type { ContextOptions } from './context/types.js';
 import type { McpLoadOptions } from './mcp/types.js';
-import type { MemoryOptions } from './memory/types.js';
+import type { MemoryOptions, MemoryWriter } from './memory/types.js';
 import type { SubagentOptions } from './subagents/types.js';
 import type { CanUseTool, PermissionPolicy } from './permissions/types.js';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import { checkedBy, fn, objectOf, parseOptions, withMethods } from '../config/op
 import { ContextOptionsSchema } from './context/options.js';
 import { SubagentRoleSchema } from './subagents/types.js';
 import type { AgentEvent } from './types.js';
+import type { TranscriptOpener } from './transcript.js';
 
 const SubagentOptionsSchema = z.strictObject({
   roles: z.array(SubagentRoleSchema).optional(),
@@ -30,6 +31,7 @@ const MemoryOptionsSchema = z.strictObject({
   dir: z.string().min(1).optional(),
   tools: z.boolean().optional(),
   searchModel: withMethods<ModelClient>('a ModelClient', ['stream']).optional(),
+  write: fn<MemoryWriter>('(dir, input) → Promise<Outcome<WrittenMemory>>').optional(),
 });
 
 const McpOptionsSchema = z.strictObject({
@@ -92,6 +94,8 @@ export const AgentRuntimeOptionsSchema = z.strictObject({
   depth: z.number().int().nonnegative().optional(),
   /** Where `<session>.jsonl` transcripts go; none are written when absent. */
   transcriptDir: z.string().optional(),
+  /** Opens the transcript of a session in `transcriptDir` (default: the file there); an out-of-process teammate's sends its lines to the lead. */
+  openTranscript: fn<TranscriptOpener>('(dir, header) → Outcome<TranscriptWriter>').optional(),
   /** Price overrides (USD per million tokens, by model name or prefix), as in `.team/config.json`. */
   prices: objectOf<PriceOverrides>('model name → { input, output, cacheRead?, cacheWrite? }').optional(),
   /** Passed to every tool as `ctx.services`. */

@@ -309,7 +309,7 @@ export class AgentRuntime {
       cwd: this.toolContext.root,
       created: new Date().toISOString(),
     };
-    const writer = TranscriptWriter.open(dir, header);
+    const writer = (this.options.openTranscript ?? TranscriptWriter.open)(dir, header);
     if (!writer.ok) return writer.error;
     this.transcript = writer.value;
     if (this.options.forkSession === true && this.options.resume !== undefined)

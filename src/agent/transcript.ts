@@ -69,6 +69,9 @@ export function transcriptPath(dir: string, sessionId: string): Outcome<string> 
   return { ok: true, value: file };
 }
 
+/** What opens a session's transcript: `TranscriptWriter.open`, or a writer whose lines go elsewhere. */
+export type TranscriptOpener = (dir: string, header: Omit<TranscriptHeader, 'type' | 'version'>) => Outcome<TranscriptWriter>;
+
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
 /**
@@ -85,8 +88,18 @@ export class TranscriptWriter {
   private constructor(
     fd: number,
     readonly path: string,
+    private readonly out: (fd: number, text: string) => void = (f, text) => void writeSync(f, text),
   ) {
     this.fd = fd;
+  }
+
+  /**
+   * A writer whose lines go to `send` instead of a file (an out-of-process
+   * teammate's: the lead writes them, hosts/transcript-client.ts); `label`
+   * names it in errors. A throwing `send` stops it like a failed write.
+   */
+  static sending(label: string, send: (text: string) => void): TranscriptWriter {
+    return new TranscriptWriter(-1, label, (_fd, text) => send(text));
   }
 
   /** Opens (creating it with a header when new) the transcript of `header.session_id` in `dir`. */
@@ -111,6 +124,11 @@ export class TranscriptWriter {
     this.line({ type: 'system', subtype: 'compact', forked_from: forkedFrom, messages });
   }
 
+  /** Appends lines another writer made (the lead's side of `sending`): whole JSON lines, ending with a newline. */
+  appendLines(text: string): void {
+    if (text.length > 0) this.line(null, text);
+  }
+
   write(event: AgentEvent): void {
     if (event.type === 'stream_event') {
       if (this.fd !== null) this.pending += JSON.stringify(event) + '\n';
@@ -119,17 +137,17 @@ export class TranscriptWriter {
 
   close(): void {
     if (this.pending) this.line(null);
-    if (this.fd !== null) closeSync(this.fd);
+    if (this.fd !== null && this.fd >= 0) closeSync(this.fd);
     this.fd = null;
   }
 
   /** Writes what waits and then `value` (nothing more when null). */
-  private line(value: unknown): void {
+  private line(value: unknown, raw = ''): void {
     if (this.fd === null) return;
-    const text = this.pending + (value === null ? '' : JSON.stringify(value) + '\n');
+    const text = this.pending + raw + (value === null ? '' : JSON.stringify(value) + '\n');
     this.pending = '';
     try {
-      writeSync(this.fd, text);
+      this.out(this.fd, text);
     } catch (error) {
       this.error = `transcript ${this.path}: ${(error as Error).message}`;
       this.close();

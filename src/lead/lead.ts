@@ -79,7 +79,7 @@ export class Lead {
   private readonly grants = new Set<string>();
   private get storeTargets(): StoreCallTargets {
     const { tasks, mailbox, grants } = this;
-    return { repoRoot: this.options.repoRoot, tasks, mailbox, granted: (name, path) => grants.has(`${name}\0${path}`) };
+    return { repoRoot: this.options.repoRoot, tasks, mailbox, granted: (name, path) => grants.has(`${name}\0${path}`), cron: this.cron.toolService() };
   }
 
   private constructor(

@@ -20,7 +20,7 @@ import { remoteMailbox, remoteTasks, StoreCalls } from './hosts/store-client.js'
 import type { TeammatePort } from './hosts/types.js';
 import { IpcModelClient } from './ipc-model.js';
 import { ipcShapeProblem } from './protocol.js';
-import { warmToolDefinitions } from './runtime-factory.js';
+import { transcriptsDir, warmToolDefinitions } from './runtime-factory.js';
 import { Teammate, type WorktreeGrant } from './teammate.js';
 import { TaskChangesSchema, ToWorkerSchema, WorkerDataSchema, type FromWorker, type TaskChanges, type WorkerData } from './types.js';
 
@@ -51,7 +51,7 @@ export async function runTeammate(port: TeammatePort, workerData: unknown): Prom
     model,
     hooks: hooks.settings,
     allowedHttpHookUrls: hooks.allowedHttpHookUrls,
-    viaLead: calls?.leadWrites(),
+    viaLead: calls?.leadWrites(transcriptsDir(data.repoRoot, data.teammate.name)),
     idleRecheckMs: data.idleRecheckMs,
     onAgentEvent: data.forwardEvents ? (e) => post({ type: 'agent_event', event: e as unknown as Record<string, unknown> }) : undefined,
     log: (e, at) => events.append(e, at),

@@ -114,15 +114,16 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     parentId: spec.parentId,
     depth: 0,
     transcriptDir: transcriptsDir(data.repoRoot, host.name),
+    ...(host.deps.viaLead === undefined ? {} : { openTranscript: host.deps.viaLead.openTranscript }),
     prices: data.team.prices,
     onEvent: forwarding(host, spec.onEvent),
     // The role opens the system prompt: not repeated in the session context.
     subagents: {},
-    memory: {},
+    memory: host.deps.viaLead === undefined ? {} : { write: host.deps.viaLead.writeMemory },
     mcp: existsSync(join(data.repoRoot, '.mcp.json')),
     services: {
       team: { tasks, mailbox, roster: () => roster, self: host.name, beforeCreate, onSent: (m: { id: string; to: string; type: string }) => host.deps.log({ type: 'message_sent', id: m.id, from: host.name, to: m.to, messageType: m.type }) },
-      cron: workerCronService(data.repoRoot, data.team.teammates.map((t) => t.name)),
+      cron: host.deps.viaLead?.cron ?? workerCronService(data.repoRoot, data.team.teammates.map((t) => t.name)),
       protocol: {
         requestPlanApproval: async (plan: string, signal: AbortSignal) => {
           const verdict = await askAndWait(approvalDeps, { kind: 'plan', input: plan, summary: plan.slice(0, 200) }, signal);

@@ -78,7 +78,8 @@ export const WorkerDataSchema = z.object({
   /**
    * The teammate runs out of the lead's process (hosts/): it writes none of
    * the team's files, but asks the lead with `store_call` (claims, task
-   * changes, mail, status, requests, the worktree's commit).
+   * changes, mail, status, requests, the worktree's commit, transcript
+   * lines, cron jobs, memories).
    */
   writesViaLead: z.boolean().default(false),
 });
@@ -146,7 +147,7 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('store_call'),
     callId: z.string(),
-    store: z.enum(['tasks', 'mailbox', 'files']),
+    store: z.enum(['tasks', 'mailbox', 'files', 'cron']),
     method: z.string(),
     args: z.array(z.unknown()),
   }),

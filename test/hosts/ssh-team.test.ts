@@ -2,7 +2,7 @@
 // another local user with its own home and clone. The task runs there (the file says who and where
 // wrote it), its branch comes back and merges; a dropped connection mid-task is a crash: the task is
 // reclaimed and finished once, and the lead leaves nothing running on the remote at stop.
-import { chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { teamIdOf } from '../../src/teammate/hosts/ssh/carry.js';
@@ -10,6 +10,7 @@ import { processesUnder } from '../support/remote-user.js';
 import { makeTeamRepo, startLead, teamPerTest, until } from '../e2e/support/harness.js';
 import { sshServerPerFile } from './support/ssh-team.js';
 import { waitFor } from '../store/temp-repo.js';
+import { teamdLogs } from '../teammate/hosts/support/teamd-logs.js';
 
 const team = teamPerTest();
 const server = sshServerPerFile('team');
@@ -44,7 +45,18 @@ it('the task runs in the remote user\'s clone, its branch comes back and merges'
   expect(events.filter((e) => e.type === 'task_completed').length).toBe(1);
   await lead.stop('test over');
   await waitFor(() => processesUnder(sshd.user.name, remote.remoteDir).length === 0, 'no remote process left', 20_000);
+  // The transcript is the lead's: in its repository, read by `teamd logs`, and nowhere on the remote.
+  const logs = await teamdLogs(repo.dir, 'ann');
+  expect(logs.code, logs.stderr).toBe(0);
+  expect(logs.lines).toContain('wrote out/t1.txt');
+  expect(filesNamed(remote.remoteDir, '.jsonl')).toEqual([]);
 }, 90_000);
+
+/** The files under `dir` whose name ends with `suffix` (none when `dir` is gone). */
+function filesNamed(dir: string, suffix: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(suffix));
+}
 
 it('a dropped connection mid-task is a crash: the task is reclaimed and finished once', async (ctx) => {
   const { sshd, remote } = server;

@@ -49,7 +49,7 @@ function memoryTools(input: ExtrasInput): AnyTool[] {
   if (memory === undefined || memory.tools === false) return [];
   const dir = memoryDirOf(input.options, input.roots);
   const search = memory.searchModel === undefined ? {} : { searchModel: memory.searchModel };
-  return [memoryWriteTool(dir), memorySearchTool(dir, search)];
+  return [memoryWriteTool(dir, memory.write), memorySearchTool(dir, search)];
 }
 
 async function mcpTools(input: ExtrasInput): Promise<McpToolSet | null> {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineTool, type AnyTool, type ToolContext } from '../../tools/types.js';
 import { keywordSearch, modelSearch } from './search.js';
 import { listMemories, writeMemory } from './store.js';
-import type { MemoryEntry, MemoryOptions } from './types.js';
+import type { MemoryEntry, MemoryOptions, MemoryWriter } from './types.js';
 
 const MemoryWriteInput = z.strictObject({
   name: z
@@ -41,7 +41,7 @@ function render(entries: MemoryEntry[]): string {
     .join('\n\n');
 }
 
-export function memoryWriteTool(dir: string): AnyTool {
+export function memoryWriteTool(dir: string, write: MemoryWriter = writeMemory): AnyTool {
   return defineTool({
     name: 'memory_write',
     description:
@@ -50,7 +50,7 @@ export function memoryWriteTool(dir: string): AnyTool {
     isReadOnly: () => false,
     isConcurrencySafe: () => false,
     run: async (input) => {
-      const written = await writeMemory(dir, { ...input, body: input.content });
+      const written = await write(dir, { ...input, body: input.content });
       if (!written.ok) return { content: `Error: ${written.error}`, isError: true };
       const { entry, snapshot } = written.value;
       const note = snapshot === null ? 'new memory' : `replaced the previous version (kept in ${snapshot})`;

@@ -23,7 +23,7 @@
  */
 import { z } from 'zod';
 import type { ModelClient } from '../../model/types.js';
-import { IdSchema } from '../../store/types.js';
+import { IdSchema, type Outcome } from '../../store/types.js';
 
 export const MemoryTypeSchema = z
   .string()
@@ -63,7 +63,12 @@ export interface MemoryOptions {
   tools?: boolean;
   /** A (cheap) model memory_search asks to pick relevant entries from the index; keyword search when absent or when it fails. */
   searchModel?: ModelClient;
+  /** What memory_write calls (default `writeMemory` on `dir`); an out-of-process teammate's asks the lead. */
+  write?: MemoryWriter;
 }
+
+/** Writes one memory in `dir`: `writeMemory`'s shape. */
+export type MemoryWriter = (dir: string, input: MemoryInput) => Promise<Outcome<{ entry: MemoryEntry; snapshot: string | null }>>;
 
 export const MEMORY_INDEX = 'MEMORY.md';
 export const SNAPSHOT_DIR = '.snapshots';

@@ -20,7 +20,6 @@ import { fileURLToPath } from 'node:url';
 import type { HostConfig } from '../../config/schema.js';
 import { teamPaths } from '../../store/paths.js';
 import type { Outcome } from '../../store/types.js';
-import { transcriptsDir } from '../runtime-factory.js';
 import type { WorkerData } from '../types.js';
 import { ProcessHost, stdioTeammateCommand, type Command } from './process.js';
 import type { StartedTeammate, TeammateHost } from './types.js';
@@ -75,8 +74,7 @@ export interface SandboxLayout extends Omit<SandboxConfig, 'kind'> {
 /** bwrap's arguments, in order: a later mount covers an earlier one. Makes the folders it binds. */
 export function sandboxArgs(o: SandboxLayout): string[] {
   const paths = teamPaths(o.repoRoot);
-  const transcripts = transcriptsDir(o.repoRoot, o.name);
-  for (const dir of [paths.worktrees, transcripts]) mkdirSync(dir, { recursive: true });
+  mkdirSync(paths.worktrees, { recursive: true });
   const abs = (p: string): string => (p === '~' || p.startsWith('~/') ? join(o.home, p.slice(1)) : isAbsolute(p) ? p : resolve(o.repoRoot, p));
   const ro = (p: string): string[] => ['--ro-bind', p, p];
   const rw = (p: string): string[] => ['--bind', p, p];
@@ -86,7 +84,7 @@ export function sandboxArgs(o: SandboxLayout): string[] {
     ...ro(o.repoRoot), ...ro(codeRoot()), ...ro(dirname(dirname(o.inner.file))),
     ...o.readOnly.map(abs).filter(existsSync).flatMap(ro),
     '--tmpfs', join(o.repoRoot, '.team', 'state'),
-    ...rw(transcripts), ...rw(paths.worktrees),
+    ...rw(paths.worktrees), // transcripts go to the lead, which writes them (hosts/transcript-client.ts)
     ...o.writable.map(abs).filter(existsSync).flatMap(rw),
     '--setenv', 'TMPDIR', '/tmp', '--chdir', o.repoRoot,
     '--', o.inner.file, ...o.inner.args,

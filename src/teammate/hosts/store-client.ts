@@ -11,10 +11,14 @@ import { randomUUID } from 'node:crypto';
 import type { CommitRequest } from '../../git/commit.js';
 import type { MailboxStore } from '../../store/mailbox/index.js';
 import type { RefreshResult, TaskMutation, TaskStore } from '../../store/tasks/index.js';
-import type { Outcome, Task } from '../../store/types.js';
+import type { CronJob, Outcome, Task } from '../../store/types.js';
+import type { CronToolService } from '../../tools/cron/types.js';
 import type { PendingRequest } from '../requests.js';
 import type { AgentStatus, FromWorker } from '../types.js';
 import { MAILBOX_CALLS, TASK_CALLS, type StoreName } from './store-methods.js';
+import { leadTranscripts } from './transcript-client.js';
+import type { TranscriptOpener } from '../../agent/transcript.js';
+import type { MemoryWriter } from '../../agent/memory/types.js';
 
 /** The writes besides tasks and mail that the lead makes for a teammate. */
 export interface LeadWrites {
@@ -22,6 +26,12 @@ export interface LeadWrites {
   saveRequest: (request: PendingRequest) => Promise<void>;
   /** Commits the task's worktree (the lead alone writes the repository's .git). */
   commit: (path: string, request: CommitRequest) => Promise<Outcome<{ commit: string | null }>>;
+  /** Opens transcripts whose lines the lead writes (hosts/transcript-client.ts). */
+  openTranscript: TranscriptOpener;
+  /** The cron tools' jobs, kept by the lead's scheduler. */
+  cron: CronToolService;
+  /** memory_write: the lead writes the memory in its `.memory/` (the folder the teammate names is ignored). */
+  writeMemory: MemoryWriter;
 }
 
 /** Calls in flight to the lead, by id. */
@@ -47,8 +57,17 @@ export class StoreCalls {
     else waiter.reject(new Error(`the lead refused the call: ${error ?? 'no reason given'}`));
   }
 
-  leadWrites(): LeadWrites {
+  /** `transcripts`: the teammate's transcripts folder as its process names it. */
+  leadWrites(transcripts: string): LeadWrites {
     return {
+      openTranscript: leadTranscripts(transcripts, (append) => this.call('files', 'transcript', [append])),
+      writeMemory: async (_dir, { name, description, type, body }) =>
+        (await this.call('files', 'memory', [{ name, description, type, body }])) as Awaited<ReturnType<MemoryWriter>>,
+      cron: {
+        create: async (input) => (await this.call('cron', 'create', [input])) as Outcome<CronJob>,
+        list: async () => (await this.call('cron', 'list', [])) as Awaited<ReturnType<CronToolService['list']>>,
+        remove: async (id) => (await this.call('cron', 'remove', [id])) as Outcome<CronJob>,
+      },
       writeStatus: async (status) => void (await this.call('files', 'status', [status])),
       saveRequest: async (request) => void (await this.call('files', 'request', [request])),
       commit: async (path, request) => (await this.call('files', 'commit', [path, request])) as Outcome<{ commit: string | null }>,

@@ -4,7 +4,7 @@
  * refuses a call that names another agent (a teammate claims, completes and
  * reads mail only as itself).
  */
-export type StoreName = 'tasks' | 'mailbox' | 'files';
+export type StoreName = 'tasks' | 'mailbox' | 'files' | 'cron';
 
 /** Method → the index of the argument that must be the caller's name (null: none). */
 const TASK_AGENT_ARG: Record<string, number | null> = {
@@ -44,12 +44,15 @@ const MAILBOX_AGENT_ARG: Record<string, number | 'from' | null> = {
 /** The task methods forwarded to the lead (`update` becomes `get` + `patch`: a function does not cross). */
 export const TASK_CALLS: ReadonlySet<string> = new Set(Object.keys(TASK_AGENT_ARG).filter((m) => m !== 'get' && m !== 'patch'));
 export const MAILBOX_CALLS: ReadonlySet<string> = new Set(Object.keys(MAILBOX_AGENT_ARG));
-export const FILE_CALLS: ReadonlySet<string> = new Set(['status', 'request', 'commit']);
+export const FILE_CALLS: ReadonlySet<string> = new Set(['status', 'request', 'commit', 'transcript', 'memory']);
+/** The cron tools' service (`CronToolService`): a teammate may do what a thread teammate does with `.cron/`. */
+export const CRON_CALLS: ReadonlySet<string> = new Set(['create', 'list', 'remove']);
 
 /** Why the lead refuses `caller`'s call, or undefined when it may run. */
 export function callRefusal(caller: string, store: StoreName, method: string, args: unknown[]): string | undefined {
   const table: Record<string, number | 'from' | null> = store === 'tasks' ? TASK_AGENT_ARG : store === 'mailbox' ? MAILBOX_AGENT_ARG : {};
-  if (store === 'files') return FILE_CALLS.has(method) ? undefined : `files.${method} is not a call a teammate may make`;
+  if (store === 'files' || store === 'cron')
+    return (store === 'files' ? FILE_CALLS : CRON_CALLS).has(method) ? undefined : `${store}.${method} is not a call a teammate may make`;
   if (!Object.hasOwn(table, method)) return `${store}.${method} is not a call a teammate may make`;
   const at = table[method];
   if (at === null || at === undefined) return undefined;

@@ -9,7 +9,8 @@
  *
  * Out-of-process hosts (`writesViaLead`) hold none of the team's files: the
  * teammate asks the lead for claims, task changes, mail take/ack, status and
- * permission-request writes (`store_call`, see store-calls.ts), and its events
+ * permission-request writes, transcript lines, cron jobs and memories
+ * (`store_call`, see store-calls.ts), and its events
  * are appended to the log by the lead. Model calls go through the lead for
  * every host, so no API key ever leaves the lead's process.
  */

@@ -9,6 +9,7 @@ import { readEvents } from '../../../src/observe/event-log.js';
 import { processAlive } from '../../../src/tools/process-group.js';
 import { genericTaskScript, makeTeamRepo, startLead, teamPerTest, until } from '../../e2e/support/harness.js';
 import { slowTaskScript } from './support/slow-task.js';
+import { teamdLogs } from './support/teamd-logs.js';
 
 const team = teamPerTest();
 const DAG: Record<string, string[]> = { t1: [], t2: [], t3: ['t1'], t4: ['t2', 't3'] };
@@ -31,6 +32,10 @@ it('a team of process teammates completes a DAG, merged, and leaves no process b
   await until(lead, () => repo.git('ls-tree', '--name-only', 'teamd/integration', 'out/').trim().split('\n').length === 4, 30_000, 'merged');
   await lead.stop('test over');
   expect(pids.filter((p) => processAlive(p))).toEqual([]);
+  // Their transcripts were written by the lead, in its repository, and `teamd logs` reads them.
+  const logs = await teamdLogs(repo.dir, 'ann');
+  expect(logs.code, logs.stderr).toBe(0);
+  expect(logs.lines.some((l) => /wrote out\/t\d\.txt/.test(l))).toBe(true);
 }, 90_000);
 
 it('a teammate process killed mid-task is a crash: task reclaimed, teammate restarted, task completed once', async () => {

@@ -74,6 +74,8 @@ describe('store calls', () => {
     for (const method of ['archiveFinished', 'reclaimExpired', 'constructor', '__proto__', 'toString', 'open'])
       expect(callRefusal('ann', 'tasks', method, [])).toMatch(/not a call a teammate may make/);
     expect(callRefusal('ann', 'files', 'rm', [])).toMatch(/not a call/);
+    for (const method of ['reload', 'start', 'toolService']) expect(callRefusal('ann', 'cron', method, [])).toMatch(/cron\.\w+ is not a call/);
+    expect(callRefusal('ann', 'cron', 'create', [{}])).toBeUndefined();
     expect(callRefusal('ann', 'tasks', 'claimNext', ['ann', 1000])).toBeUndefined();
   });
 
@@ -84,5 +86,15 @@ describe('store calls', () => {
     expect(await call('commit', [dir, { message: 'x' }])).toMatchObject({ ok: false, error: expect.stringMatching(/not a worktree the lead gave ann/) });
     expect(await call('status', [{ ...status, name: 'ann' }])).toMatchObject({ ok: true });
     expect(JSON.parse(readFileSync(join(dir, '.team', 'state', 'agents', 'ann.json'), 'utf8')).name).toBe('ann');
+  });
+
+  it('a memory is written in the lead\'s .memory/, whatever folder the teammate names; a bad one is an error naming the field', async () => {
+    const ann = teammate('ann').calls.leadWrites(join(dir, 'remote')).writeMemory;
+    const written = await ann('/somewhere/else/.memory', { name: '../x', description: 'd', type: 'project', body: 'b' });
+    expect(written).toMatchObject({ ok: true, value: { entry: { name: 'x', file: join(dir, '.memory', 'x.md') } } });
+    expect(readFileSync(join(dir, '.memory', 'x.md'), 'utf8')).toContain('b');
+    const call = (input: unknown) => answerStoreCall('ann', { type: 'store_call', callId: 'c', store: 'files', method: 'memory', args: [input] }, targets);
+    expect(await call({ name: 'y', description: 'd', type: 'project', body: 'b', extra: 1 })).toMatchObject({ ok: true, value: { ok: false, error: expect.stringMatching(/^memory: .*extra/) } });
+    expect(await call({ name: 'y', description: '', type: 'project', body: 'b' })).toMatchObject({ ok: true, value: { ok: false, error: expect.stringMatching(/description/) } });
   });
 });

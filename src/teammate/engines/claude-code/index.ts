@@ -40,6 +40,7 @@ export const startClaudeCodeEngine: StartEngine = (host, spec) => {
     model: data.model,
     parentId: spec.parentId,
     transcriptDir: transcriptsDir(data.repoRoot, host.name),
+    ...(host.deps.viaLead === undefined ? {} : { openTranscript: host.deps.viaLead.openTranscript }),
     onEvent: spec.onEvent,
     notice: (message) => host.deps.log({ type: 'notice', agent: host.name, message }),
   });

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, ResultEvent } from '../../../agent/types.js';
-import { TranscriptWriter } from '../../../agent/transcript.js';
+import { TranscriptWriter, type TranscriptOpener } from '../../../agent/transcript.js';
 import { EngineCrash, type EngineSession } from '../types.js';
 import { ClaudeProcess } from './process.js';
 import { mapResult } from './result.js';
@@ -27,6 +27,8 @@ export interface SessionOptions {
   model: string;
   parentId: string;
   transcriptDir: string;
+  /** Out of the lead's process: the lead writes the transcript (hosts/transcript-client.ts). */
+  openTranscript?: TranscriptOpener;
   onEvent: (e: AgentEvent) => void;
   /** A note for the event log (a process started, a line that was not an event). */
   notice: (message: string) => void;
@@ -75,7 +77,7 @@ export class ClaudeCodeSession implements EngineSession {
   private readonly transcript: TranscriptWriter | null;
 
   constructor(private readonly o: SessionOptions) {
-    const opened = TranscriptWriter.open(o.transcriptDir, { session_id: this.sessionId, agent: o.agent, model: o.model, cwd: o.cwd, created: new Date().toISOString() });
+    const opened = (o.openTranscript ?? TranscriptWriter.open)(o.transcriptDir, { session_id: this.sessionId, agent: o.agent, model: o.model, cwd: o.cwd, created: new Date().toISOString() });
     this.transcript = opened.ok ? opened.value : null;
     if (!opened.ok) o.notice(`claude-code: ${opened.error}`);
   }
