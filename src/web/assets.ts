@@ -6,9 +6,9 @@
  * subject that smuggles a <script> could not run even if it were ever put
  * into the DOM as markup (the page only ever sets text).
  */
+import { packageRoot } from '../config/package-root.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 export const SECURITY_HEADERS = {
   'content-security-policy':
@@ -18,14 +18,7 @@ export const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 } as const;
 
-/** The folder of teamd's package.json, from wherever this module was loaded (src/, dist/ or a bundle chunk). */
-export function packageRoot(from = fileURLToPath(import.meta.url)): string {
-  for (let dir = dirname(from); dir !== dirname(dir); dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'teamd') return dir;
-  }
-  throw new Error(`teamd web: no teamd package.json above ${from}`);
-}
+export { packageRoot };
 
 export const pageDir = (): string => join(packageRoot(), 'dist', 'web', 'page');
 

@@ -9,6 +9,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import { modulePath, packageRoot } from '../../config/package-root.js';
 import { messageProblem, readJsonLines, writeJsonLine } from './json-lines.js';
 import { SECRET_ENV, type StartedTeammate, type TeammateChannel, type TeammateHost } from './types.js';
 import { FromWorkerSchema, type ToWorker, type WorkerData } from '../types.js';
@@ -24,12 +26,16 @@ export function teammateEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   return Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_ENV.test(key)));
 }
 
-/** `node stdio-main` in whichever form (.ts under tsx, or compiled .js) is running. */
-export function stdioTeammateCommand(): Command {
-  const ts = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./stdio-main${ts ? '.ts' : '.js'}`, import.meta.url).pathname;
-  const loader = ts ? ['--import', import.meta.resolve('tsx')] : [];
-  return { file: process.execPath, args: [...loader, entry] };
+/**
+ * The teammate's child process: from source, `node --import tsx stdio-main.ts`;
+ * built, `node dist/cli/main.js teammate --stdio` — the CLI's own bundled
+ * entry, also when this code runs from a bundle chunk of dist/cli/.
+ */
+export function stdioTeammateCommand(from = modulePath(import.meta.url)): Command {
+  const root = packageRoot(from);
+  if (!from.endsWith('.ts')) return { file: process.execPath, args: [join(root, 'dist', 'cli', 'main.js'), 'teammate', '--stdio'] };
+  const entry = join(root, 'src', 'teammate', 'hosts', 'stdio-main.ts');
+  return { file: process.execPath, args: ['--import', import.meta.resolve('tsx'), entry] };
 }
 
 export interface ProcessHostOptions {
@@ -44,7 +50,7 @@ export interface ProcessHostOptions {
 export class ProcessHost implements TeammateHost {
   readonly kind = 'process' as const;
   constructor(
-    private readonly command: (data: WorkerData) => Command = stdioTeammateCommand,
+    private readonly command: (data: WorkerData) => Command = () => stdioTeammateCommand(),
     private readonly options: ProcessHostOptions = {},
   ) {}
 

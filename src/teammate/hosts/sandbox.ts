@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../config/package-root.js';
 import type { HostConfig } from '../../config/schema.js';
 import { teamPaths } from '../../store/paths.js';
 import type { Outcome } from '../../store/types.js';
@@ -93,5 +93,5 @@ export function sandboxArgs(o: SandboxLayout): string[] {
 
 /** The folder teamd runs from (its package), seen read-only even when it lives in the hidden home or /tmp. */
 function codeRoot(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  return packageRoot();
 }

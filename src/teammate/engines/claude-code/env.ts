@@ -6,8 +6,8 @@
  * inherits the environment as it is: an ANTHROPIC_API_KEY there, or the
  * user's own login (`claude /login`, a subscription).
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { modulePath, packageRoot } from '../../../config/package-root.js';
 import type { EndpointConfig } from '../../../config/schema.js';
 import { MCP_SERVER } from './args.js';
 
@@ -37,11 +37,10 @@ export function claudeEnv(
  * The command that starts this teamd's CLI: the built `dist/cli/main.js`, or
  * `src/cli/main.ts` through tsx when teamd itself runs from source.
  */
-export function teamdCommand(): { command: string; args: string[] } {
-  // From source the URL may carry a loader's query (`main.ts?tsx-namespace=…`): the path says.
-  const here = fileURLToPath(import.meta.url.split('?')[0]!);
+export function teamdCommand(here = modulePath(import.meta.url)): { command: string; args: string[] } {
+  // From source the URL may carry a loader's query (`main.ts?tsx-namespace=…`): modulePath drops it.
   const fromSource = here.endsWith('.ts');
-  const main = join(dirname(here), '..', '..', '..', 'cli', `main.${fromSource ? 'ts' : 'js'}`);
+  const main = join(packageRoot(here), fromSource ? 'src' : 'dist', 'cli', `main.${fromSource ? 'ts' : 'js'}`);
   if (!fromSource) return { command: process.execPath, args: [main] };
   return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), main] };
 }

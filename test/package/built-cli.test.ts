@@ -1,0 +1,57 @@
+/**
+ * What a user runs is the built CLI (dist/cli/main.js, bundled by
+ * scripts/bundle-cli.mjs), not src/ under tsx: a teammate out of the lead's
+ * process must start from it too. `npm ci` builds dist/ (the `prepare`
+ * script), so CI always has it fresh; a stale local build is a skip line.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, it } from 'vitest';
+import { pollUntil } from '../e2e/support/cli.js';
+import { genericTaskScript, makeTeamRepo, type TeamRepo } from '../e2e/support/harness.js';
+import { tasksOnDisk } from '../faults/support/files.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+
+function newestIn(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const staleBuild = (): string | null =>
+  !existsSync(MAIN) ? 'no dist/: run npm run build' : statSync(MAIN).mtimeMs < newestIn(join(ROOT, 'src')) ? 'dist/ is older than src/: run npm run build' : null;
+const noBwrap = (): string | null => (spawnSync('bwrap', ['--version']).status === 0 ? null : 'bubblewrap is not installed');
+
+let repo: TeamRepo | undefined;
+afterEach(() => repo?.cleanup());
+
+it.for([
+  ['process', () => null],
+  ['sandbox', noBwrap],
+] as const)('the built CLI runs a team of %s teammates that completes its task', async ([host, missing], ctx) => {
+  const skip = staleBuild() ?? missing();
+  if (skip) return ctx.skip(skip);
+  const r = (repo = makeTeamRepo({ script: genericTaskScript(), config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'per-task' } } }));
+  r.writeTask('t1', { subject: 'make t1' });
+  const child = spawn(process.execPath, [MAIN, 'start', '--foreground', '--host', host, '--dir', r.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`${code}/${signal}`)));
+  try {
+    await pollUntil(() => tasksOnDisk(r.dir).get('t1')?.status === 'completed' || child.exitCode !== null, 60_000, `t1 completed by a ${host} teammate`);
+    expect(tasksOnDisk(r.dir).get('t1')?.status, out).toBe('completed');
+    expect(r.git('show', 'teamd/integration:out/t1.txt')).toBe('done t1\n');
+    expect(out).not.toMatch(/crashed|Cannot find module/);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  expect(await exited, out).toBe('0/null');
+}, 90_000);
