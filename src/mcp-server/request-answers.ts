@@ -6,7 +6,7 @@
  * first. A watcher event is a hint: the file is re-read, and a slow poll
  * covers an event the watcher missed.
  */
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { folderWatcher } from '../teammate/request-folder.js';
 import { loadRequest, requestsDir } from '../teammate/requests.js';
 import type { Waiters } from '../teammate/waiters.js';
 
@@ -37,16 +37,4 @@ export function watchAnswers(repoRoot: string, waiters: Waiters, ids: () => read
       watcher?.close();
     },
   };
-}
-
-function folderWatcher(dir: string, onChange: () => void): FSWatcher | null {
-  try {
-    mkdirSync(dir, { recursive: true });
-    const watcher = watch(dir, onChange);
-    watcher.on('error', () => watcher.close()); // the poll carries on
-    watcher.unref();
-    return watcher;
-  } catch {
-    return null; // no inotify left, a read-only folder: the poll alone
-  }
 }

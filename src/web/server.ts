@@ -59,7 +59,7 @@ function snapshotReader(options: WebServerOptions) {
   const read = async (): Promise<string> => {
     const state = await source.load();
     const series = timeline.update(await reader.spends(), state.now);
-    return JSON.stringify(snapshotOf(state, readAgentStatuses(options.repoRoot), series));
+    return JSON.stringify(snapshotOf(state, readAgentStatuses(options.repoRoot), series, options.config));
   };
   return { source, read };
 }

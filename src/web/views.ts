@@ -3,11 +3,12 @@
  * src/dashboard/state.ts) plus the teammates' status files for turns and
  * model. No file is parsed here: this only reshapes.
  */
-import { hostname } from 'node:os';
+import type { TeamConfig } from '../config/schema.js';
 import type { DashboardState } from '../dashboard/types.js';
 import { lastEvents } from '../observe/event-history.js';
 import { formatEvent } from '../observe/format-event.js';
 import type { LoggedEvent } from '../observe/types.js';
+import { hostConfigOf } from '../teammate/hosts/index.js';
 import type { AgentStatus } from '../teammate/types.js';
 import { wireTasks } from './graph.js';
 import type { CostSeries, WireEvent, WireSnapshot, WireTeammate } from './wire.js';
@@ -32,8 +33,13 @@ export function wireEvent(e: LoggedEvent): WireEvent {
   };
 }
 
-function teammates(state: DashboardState, statuses: readonly AgentStatus[]): WireTeammate[] {
-  const host = hostname();
+/** Where the config says `name` runs: its host kind (`thread`, `process`, `sandbox`), `ssh <target>` for ssh. */
+export function hostLabel(config: TeamConfig, name: string): string {
+  const host = hostConfigOf(config, config.teammates.find((t) => t.name === name));
+  return host.kind === 'ssh' ? `ssh ${host.target}` : host.kind;
+}
+
+function teammates(state: DashboardState, statuses: readonly AgentStatus[], config: TeamConfig): WireTeammate[] {
   return state.teammates.map((t) => {
     const s = statuses.find((x) => x.name === t.name);
     return {
@@ -46,7 +52,7 @@ function teammates(state: DashboardState, statuses: readonly AgentStatus[]): Wir
       tokens: t.tokens,
       costUsd: t.costUsd,
       model: s?.model ?? '',
-      host,
+      host: hostLabel(config, t.name),
       overBudget: t.overBudget,
     };
   });
@@ -56,12 +62,13 @@ export function snapshotOf(
   state: DashboardState,
   statuses: readonly AgentStatus[],
   series: { byTeammate: CostSeries[]; byModel: CostSeries[] },
+  config: TeamConfig,
 ): WireSnapshot {
   return {
     now: state.now,
     lead: { running: state.lead.running, pid: state.lead.pid, paused: Boolean(state.lead.paused) },
     finished: state.finished,
-    teammates: teammates(state, statuses),
+    teammates: teammates(state, statuses, config),
     tasks: wireTasks(state.tasks),
     counts: state.taskCounts,
     approvals: state.approvals

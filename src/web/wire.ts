@@ -37,6 +37,7 @@ export interface WireTeammate {
   tokens: { input: number; output: number };
   costUsd: number;
   model: string;
+  /** Where the config runs it: `thread`, `process`, `sandbox`, or `ssh <target>`. */
   host: string;
   overBudget: boolean;
 }

@@ -5,7 +5,8 @@
  *
  * 1. A mixed team: `ann` on teamd's engine (scripted model), `cc` on Claude
  *    Code. ann does t1 and mails cc; cc (t2, after t1) answers a permission
- *    ask through teamd's approvals (`teamd approve`, by the real CLI), writes
+ *    ask through teamd's approvals (`teamd approve`, by the real CLI; its status
+ *    shows `waiting` meanwhile), writes
  *    its file, mails ann through `mcp__teamd__send_message`, and finishes
  *    through the merge queue. Its transcript, cost and status are teamd's.
  * 2. A `claude` process killed mid-task is a crashed teammate: the lead
@@ -79,6 +80,12 @@ function lines(repo: string, agent: string): Record<string, unknown>[] {
     .flatMap((f: string) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
 }
 
+/** The state in `agent`'s status file (null while it has none). */
+function stateOf(repo: string, agent: string): string | null {
+  const file = join(repo, '.team', 'state', 'agents', `${agent}.json`);
+  return existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { state?: string }).state ?? null) : null;
+}
+
 /** Approves every pending request of `agent` with the real `teamd approve`, as a person would. */
 async function approvePending(repo: string, agent: string): Promise<string[]> {
   const ids = listRequests(repo, 'pending').filter((r) => r.agent === agent).map((r) => r.id);
@@ -104,8 +111,11 @@ describe.skipIf(!claude.ok)('engine claude-code', () => {
     await until(lead, () => listRequests(r.dir, 'pending').some((q) => q.agent === 'cc'), 120_000, 'a permission ask from cc').catch((e: Error) => {
       throw new Error(`${e.message}\n${dump()}\n${JSON.stringify(server.requests.map((q) => q.outcome))}`);
     });
+    // The ask is filed by `teamd mcp --as cc`, another process; cc's status shows it waits, and works on after the answer.
+    await until(lead, () => stateOf(r.dir, 'cc') === 'waiting', 10_000, "cc's status shows waiting");
     approved = await approvePending(r.dir, 'cc');
     expect(approved).toHaveLength(1);
+    await until(lead, () => stateOf(r.dir, 'cc') !== 'waiting', 10_000, "cc's status back from waiting");
     const done = () => ['t1', 't2'].every((id) => tasksOnDisk(r.dir).get(id)?.status === 'completed');
     await until(lead, done, 180_000, 't1 and t2 completed').catch((e: Error) => {
       throw new Error(`${e.message}\n${dump()}`);

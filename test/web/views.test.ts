@@ -4,7 +4,7 @@ import type { Spend } from '../../src/observe/cost.js';
 import { EventLog } from '../../src/observe/event-log.js';
 import { emptyUsage } from '../../src/model/types.js';
 import { CostTimeline } from '../../src/web/cost-series.js';
-import { raw, webRepo, type WebRepo } from './support/server.js';
+import { pageHeaders, raw, webRepo, type WebRepo } from './support/server.js';
 
 let repo: WebRepo | undefined;
 afterEach(async () => {
@@ -50,4 +50,24 @@ it('the cost timeline is cumulative per teammate and per model; a run is placed 
   const pts = many.update(runs, 10_000).byTeammate[0]!.points;
   expect(pts.length).toBeLessThanOrEqual(201);
   expect(pts.at(-1)!.usd).toBeCloseTo(10, 6);
+});
+
+it("a teammate's host is its host kind from the config (the ssh target for ssh), its own before the team's", async () => {
+  const r = (repo = await webRepo({
+    host: { kind: 'process' },
+    teammates: [
+      { name: 'ann' },
+      { name: 'bob', host: { kind: 'thread' } },
+      { name: 'cy', host: { kind: 'sandbox' } },
+      { name: 'dee', host: { kind: 'ssh', target: 'teamd@build-1.lan', port: 2222 } },
+    ],
+  }));
+  const res = await fetch(`${r.web.origin}/api/stream`, { headers: { cookie: pageHeaders(r.web.port).cookie! } });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value);
+  await reader.cancel();
+  const snapshot = JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as { teammates: { name: string; host: string }[] };
+  expect(Object.fromEntries(snapshot.teammates.map((t) => [t.name, t.host]))).toEqual({ ann: 'process', bob: 'thread', cy: 'sandbox', dee: 'ssh teamd@build-1.lan' });
 });

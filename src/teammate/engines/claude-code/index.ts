@@ -2,6 +2,7 @@
 import { transcriptsDir, runBudget } from '../../runtime-factory.js';
 import type { TeammateHost } from '../../host.js';
 import type { StartEngine } from '../types.js';
+import { watchingAsks } from './asks.js';
 import { claudeArgs, MCP_SERVER, type ClaudeRunSettings } from './args.js';
 import { claudeBin, claudeEnv, mcpConfigJson } from './env.js';
 import { ClaudeCodeSession } from './session.js';
@@ -30,7 +31,7 @@ function settingsOf(host: TeammateHost, readOnly: boolean): ClaudeRunSettings {
 export const startClaudeCodeEngine: StartEngine = (host, spec) => {
   const { data } = host.deps;
   const cc = data.team.claudeCode;
-  return new ClaudeCodeSession({
+  const session = new ClaudeCodeSession({
     bin: claudeBin(cc?.bin),
     args: claudeArgs(settingsOf(host, spec.readOnly)),
     cwd: spec.cwd,
@@ -44,4 +45,7 @@ export const startClaudeCodeEngine: StartEngine = (host, spec) => {
     onEvent: spec.onEvent,
     notice: (message) => host.deps.log({ type: 'notice', agent: host.name, message }),
   });
+  // Its permission asks are filed by `teamd mcp --as`, another process: the request files tell when it waits.
+  const onWaiting = (waiting: boolean): void => void host.setState(waiting ? 'waiting' : 'working', host.status.current.task);
+  return watchingAsks(session, { repoRoot: data.repoRoot, agent: host.name, onWaiting });
 };
