@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, type TestContext } from 'vitest';
 import { pollUntil } from '../e2e/support/cli.js';
 import { genericTaskScript, makeTeamRepo, type TeamRepo } from '../e2e/support/harness.js';
 import { tasksOnDisk } from '../faults/support/files.js';
@@ -32,11 +32,8 @@ const noBwrap = (): string | null => (spawnSync('bwrap', ['--version']).status =
 let repo: TeamRepo | undefined;
 afterEach(() => repo?.cleanup());
 
-it.for([
-  ['process', () => null],
-  ['sandbox', noBwrap],
-] as const)('the built CLI runs a team of %s teammates that completes its task', async ([host, missing], ctx) => {
-  const skip = staleBuild() ?? missing();
+async function runTeam(host: 'process' | 'sandbox', missing: string | null, ctx: TestContext): Promise<void> {
+  const skip = staleBuild() ?? missing;
   if (skip) return ctx.skip(skip);
   const r = (repo = makeTeamRepo({ script: genericTaskScript(), config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'per-task' } } }));
   r.writeTask('t1', { subject: 'make t1' });
@@ -54,4 +51,7 @@ it.for([
     child.kill('SIGTERM');
   }
   expect(await exited, out).toBe('0/null');
-}, 90_000);
+}
+
+it('the built CLI runs a team of process teammates that completes its task', (ctx) => runTeam('process', null, ctx), 90_000);
+it('the built CLI runs a team of sandbox teammates that completes its task', (ctx) => runTeam('sandbox', noBwrap(), ctx), 90_000);
