@@ -1,0 +1,82 @@
+/**
+ * A sandboxed teammate writes only the worktree the lead granted it (real
+ * bubblewrap): two sandboxed teammates work at once; the one on `box` tries to
+ * write into the other task's worktree (by its path, through `..`, through a
+ * symlink it makes in its own worktree, by renaming it away), into the merge
+ * queue's `.worktrees/.merge`, and to make a new folder under `.worktrees/`.
+ * Each fails, and both tasks complete and merge.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { findBwrap } from '../../../src/teammate/hosts/sandbox.js';
+import { makeTeamRepo, startLead, teamPerTest, until } from '../../e2e/support/harness.js';
+
+const bwrap = findBwrap();
+const team = teamPerTest();
+
+/** Waits (bounded) inside the sandbox for a file to appear: the two tasks meet without a test sleep. */
+const waitFor = (path: string) => `for i in $(seq 600); do [ -e '${path}' ] && break; sleep 0.1; done`;
+
+/** Each probe prints `<name>: blocked` or `<name>: LEAKED`; every one would succeed with `.worktrees/` writable. */
+const probe = (repo: string) => {
+  const wt = join(repo, '.worktrees');
+  return `#!/bin/bash
+${waitFor(`${wt}/hold/hold.txt`)}
+r() { if ( eval "$2" ) >/dev/null 2>&1; then echo "$1: LEAKED"; else echo "$1: blocked"; fi; }
+r other-worktree "echo x > '${wt}/hold/evil.txt'"
+r other-worktree-relative "echo x > ../hold/evil.txt"
+r other-worktree-overwrite "echo x > ../hold/hold.txt"
+r other-worktree-delete "rm '${wt}/hold/hold.txt'"
+r other-worktree-symlink "ln -s '${wt}/hold' via && echo x > via/evil.txt"
+r other-worktree-rename "mv '${wt}/hold' '${wt}/stolen'"
+r merge-worktree "mkdir -p '${wt}/.merge' && echo x > '${wt}/.merge/evil.txt'"
+r new-folder "mkdir '${wt}/newdir'"
+r new-file "echo x > '${wt}/evil.txt'"
+rm -f via
+echo own-worktree: $(echo ok > own.txt && cat own.txt)
+touch '${repo}/marks/probed'
+`;
+};
+
+const PROBES = ['other-worktree', 'other-worktree-relative', 'other-worktree-overwrite', 'other-worktree-delete', 'other-worktree-symlink', 'other-worktree-rename', 'merge-worktree', 'new-folder', 'new-file'];
+
+it.skipIf(!bwrap)("a sandboxed teammate cannot write another task's worktree, .worktrees/.merge or a new folder there; both tasks merge", async () => {
+  const repo = team.repo(
+    makeTeamRepo({
+      script: {
+        rules: [
+          { conversation: 'Task box:', turn: 0, content: [{ type: 'tool_use', name: 'bash', input: { command: 'mkdir -p out && bash ../../probe.sh > out/report.txt; cp out/report.txt ../../marks/report.txt; cat out/report.txt' } }] },
+          { conversation: 'Task box:', turn: 1, content: [{ type: 'text', text: 'probed' }] },
+          { conversation: 'Task hold:', turn: 0, content: [{ type: 'tool_use', name: 'bash', input: { command: `echo mine > hold.txt && ${waitFor('../../marks/probed')} && cat hold.txt` } }] },
+          { conversation: 'Task hold:', turn: 1, content: [{ type: 'text', text: 'held' }] },
+        ],
+      },
+      config: { host: { kind: 'sandbox', writable: ['marks'] }, teammates: [{ name: 'ann' }, { name: 'bob' }], permissions: { defaultMode: 'bypassPermissions' } },
+    }),
+  );
+  mkdirSync(join(repo.dir, 'marks'));
+  writeFileSync(join(repo.dir, 'probe.sh'), probe(repo.dir));
+  repo.git('add', 'probe.sh');
+  repo.git('commit', '-q', '-m', 'probe');
+  repo.writeTask('hold', { subject: 'hold a worktree' });
+  repo.writeTask('box', { subject: 'probe the other worktrees' });
+  const { lead } = await startLead(repo);
+  team.lead(lead);
+  const settled = (id: string) => ['completed', 'failed'].includes(lead.tasks.get(id)?.status ?? '');
+  await until(lead, () => settled('box') && settled('hold'), 60_000, 'both tasks to finish');
+  const seen = readFileSync(join(repo.dir, 'marks', 'report.txt'), 'utf8');
+  for (const name of PROBES) expect(seen, seen).toContain(`${name}: blocked`);
+  expect(seen).not.toContain('LEAKED');
+  expect([lead.tasks.get('box')?.status, lead.tasks.get('hold')?.status]).toEqual(['completed', 'completed']);
+  const report = repo.git('show', 'teamd/integration:out/report.txt');
+  expect(report).toBe(seen);
+  expect(report).toContain('own-worktree: ok');
+  expect(repo.git('show', 'teamd/integration:hold.txt').trim()).toBe('mine');
+  const worktrees = join(repo.dir, '.worktrees');
+  expect(existsSync(join(worktrees, 'newdir'))).toBe(false);
+  expect(existsSync(join(worktrees, 'stolen'))).toBe(false);
+  expect(existsSync(join(worktrees, 'evil.txt'))).toBe(false);
+  expect(existsSync(join(worktrees, '.merge', 'evil.txt'))).toBe(false);
+  expect(readdirSync(worktrees).filter((f) => !['.merge', 'box', 'hold'].includes(f))).toEqual([]);
+}, 90_000);
