@@ -35,9 +35,22 @@ r new-folder "mkdir '${wt}/newdir'"
 r new-file "echo x > '${wt}/evil.txt'"
 rm -f via
 echo own-worktree: $(echo ok > own.txt && cat own.txt)
+# The teammate's stdout is its channel to the lead (a socket): a command that takes it (pidfd_getfd) forges a
+# request for the other task's worktree (a sandbox with that worktree writable, were it granted).
+for p in /proc/[0-9]*; do grep -qa 'stdio-main[.][jt]s' $p/cmdline 2>/dev/null && tm=\${p#/proc/}; done
+/usr/bin/python3 ../../forge.py "$tm" 2>&1 && echo forged: sent
 touch '${repo}/marks/probed'
 `;
 };
+
+/** Takes fd 1 of the teammate's process (pidfd_open, pidfd_getfd) and writes a request of its own on it. */
+const FORGE = `import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+pidfd = libc.syscall(434, int(sys.argv[1]), 0)
+fd = libc.syscall(438, pidfd, 1, 0)
+if fd < 0: sys.exit('pidfd_getfd: errno %d' % ctypes.get_errno())
+os.write(fd, b'{"type":"worktree_request","requestId":"forged-1","taskId":"hold"}\\n')
+`;
 
 const PROBES = ['other-worktree', 'other-worktree-relative', 'other-worktree-overwrite', 'other-worktree-delete', 'other-worktree-symlink', 'other-worktree-rename', 'merge-worktree', 'new-folder', 'new-file'];
 
@@ -57,17 +70,21 @@ it.skipIf(!bwrap)("a sandboxed teammate cannot write another task's worktree, .w
   );
   mkdirSync(join(repo.dir, 'marks'));
   writeFileSync(join(repo.dir, 'probe.sh'), probe(repo.dir));
-  repo.git('add', 'probe.sh');
+  writeFileSync(join(repo.dir, 'forge.py'), FORGE);
+  repo.git('add', 'probe.sh', 'forge.py');
   repo.git('commit', '-q', '-m', 'probe');
   repo.writeTask('hold', { subject: 'hold a worktree' });
   repo.writeTask('box', { subject: 'probe the other worktrees' });
-  const { lead } = await startLead(repo);
+  const { lead, events } = await startLead(repo);
   team.lead(lead);
   const settled = (id: string) => ['completed', 'failed'].includes(lead.tasks.get(id)?.status ?? '');
   await until(lead, () => settled('box') && settled('hold'), 60_000, 'both tasks to finish');
   const seen = readFileSync(join(repo.dir, 'marks', 'report.txt'), 'utf8');
   for (const name of PROBES) expect(seen, seen).toContain(`${name}: blocked`);
   expect(seen).not.toContain('LEAKED');
+  expect(seen).toContain('forged: sent');
+  await until(lead, () => events.some((e) => e.type === 'notice' && /worktree of task hold: not claimed by/.test(e.message)), 10_000, 'the forged request refused');
+  expect(events.filter((e) => e.type === 'worktree_created' && e.task === 'hold')).toHaveLength(1);
   expect([lead.tasks.get('box')?.status, lead.tasks.get('hold')?.status]).toEqual(['completed', 'completed']);
   const report = repo.git('show', 'teamd/integration:out/report.txt');
   expect(report).toBe(seen);
