@@ -97,3 +97,29 @@ it.skipIf(!bwrap)("a sandboxed teammate cannot write another task's worktree, .w
   expect(existsSync(join(worktrees, '.merge', 'evil.txt'))).toBe(false);
   expect(readdirSync(worktrees).filter((f) => !['.merge', 'box', 'hold'].includes(f))).toEqual([]);
 }, 90_000);
+
+it.skipIf(!bwrap)('one sandboxed teammate does two tasks in turn, per-teammate worktree: a fresh sandbox for each grant, both merge', async () => {
+  const write = (id: string) => [
+    { conversation: `Task ${id}:`, turn: 0, content: [{ type: 'tool_use', name: 'bash', input: { command: `echo ${id} > ${id}.txt && touch ../x-${id} 2>/dev/null || echo ${id}: parent blocked` } }] },
+    { conversation: `Task ${id}:`, turn: 1, content: [{ type: 'text', text: `wrote ${id}` }] },
+  ];
+  const repo = team.repo(
+    makeTeamRepo({
+      script: { rules: [...write('one'), ...write('two')] },
+      config: { host: { kind: 'sandbox' }, worktrees: { mode: 'per-teammate' }, teammates: [{ name: 'ann' }], permissions: { defaultMode: 'bypassPermissions' } },
+    }),
+  );
+  repo.writeTask('one', { subject: 'write one' });
+  repo.writeTask('two', { subject: 'write two' });
+  const { lead, events } = await startLead(repo);
+  team.lead(lead);
+  const done = (id: string) => lead.tasks.get(id)?.status === 'completed';
+  await until(lead, () => done('one') && done('two'), 60_000, 'both tasks to complete');
+  await until(lead, () => events.filter((e) => e.type === 'merge_merged').length === 2, 30_000, 'both merged');
+  const tree = repo.git('ls-tree', '--name-only', 'teamd/integration');
+  expect(tree).toContain('one.txt');
+  expect(tree).toContain('two.txt');
+  expect(readdirSync(join(repo.dir, '.worktrees')).filter((f) => f.startsWith('x-'))).toEqual([]);
+  expect(events.filter((e) => e.type === 'teammate_crashed')).toEqual([]);
+  expect(events.filter((e) => e.type === 'task_claimed')).toHaveLength(2);
+}, 90_000);
