@@ -67,7 +67,13 @@ export class SandboxChannel extends EventEmitter implements TeammateChannel {
   }
 
   private noteTasks(json: string): void {
-    const parsed = TaskChangesSchema.safeParse(JSON.parse(json));
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch {
+      return; // the teammate's own parse says so; a fresh sandbox starts from what was good
+    }
+    const parsed = TaskChangesSchema.safeParse(value);
     if (!parsed.success) return;
     for (const t of parsed.data.updated) this.index.set(t.id, t);
     for (const id of parsed.data.removed) this.index.delete(id);
