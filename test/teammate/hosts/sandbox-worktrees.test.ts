@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import type { ScriptInput } from '../../../src/model/scripted/schema.js';
 import { findBwrap } from '../../../src/teammate/hosts/sandbox.js';
 import { makeTeamRepo, startLead, teamPerTest, until } from '../../e2e/support/harness.js';
 
@@ -99,7 +100,7 @@ it.skipIf(!bwrap)("a sandboxed teammate cannot write another task's worktree, .w
 }, 90_000);
 
 it.skipIf(!bwrap)('one sandboxed teammate does two tasks in turn, per-teammate worktree: a fresh sandbox for each grant, both merge', async () => {
-  const write = (id: string) => [
+  const write = (id: string): NonNullable<ScriptInput['rules']> => [
     { conversation: `Task ${id}:`, turn: 0, content: [{ type: 'tool_use', name: 'bash', input: { command: `echo ${id} > ${id}.txt && touch ../x-${id} 2>/dev/null || echo ${id}: parent blocked` } }] },
     { conversation: `Task ${id}:`, turn: 1, content: [{ type: 'text', text: `wrote ${id}` }] },
   ];
