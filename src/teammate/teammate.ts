@@ -70,7 +70,7 @@ export class Teammate implements TeammateHost {
 
   constructor(readonly deps: TeammateDeps) {
     this.name = deps.data.teammate.name;
-    const init = { name: this.name, model: deps.data.model, restarts: deps.data.restarts };
+    const init = { name: this.name, model: deps.data.model, restarts: deps.data.restarts, carried: deps.data.carriedStatus };
     this.status = new StatusFile(deps.data.repoRoot, init, deps.viaLead?.writeStatus);
     this.desk = new MailDesk(deps.mailbox, this.name, deps.log, (m) => handleControlMessage(this, m));
   }

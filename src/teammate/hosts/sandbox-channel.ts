@@ -12,10 +12,11 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Task } from '../../store/types.js';
-import { TaskChangesSchema, type ToWorker, type WorkerData } from '../types.js';
+import { TaskChangesSchema, WorkerDataSchema, type ToWorker, type WorkerData } from '../types.js';
 import type { TeammateChannel } from './types.js';
 
 type Grant = NonNullable<WorkerData['grantedWorktree']>;
+const CarriedSchema = WorkerDataSchema.shape.carriedStatus.unwrap();
 
 export class SandboxChannel extends EventEmitter implements TeammateChannel {
   private child: TeammateChannel;
@@ -23,6 +24,8 @@ export class SandboxChannel extends EventEmitter implements TeammateChannel {
   private readonly index: Map<string, Task>;
   /** requestId → taskId of the worktree requests seen. */
   private readonly requests = new Map<string, string>();
+  /** The counters of the last status the teammate had the lead write: a fresh sandbox goes on from them. */
+  private carried: WorkerData['carriedStatus'];
 
   constructor(
     private readonly launch: (data: WorkerData) => TeammateChannel,
@@ -49,7 +52,7 @@ export class SandboxChannel extends EventEmitter implements TeammateChannel {
   /** A fresh sandbox for the granted worktree; the old one ends unseen. */
   private regrant(grant: Grant): void {
     const old = this.child;
-    this.child = this.attach(this.launch({ ...this.data, tasks: [...this.index.values()], grantedWorktree: grant }));
+    this.child = this.attach(this.launch({ ...this.data, tasks: [...this.index.values()], grantedWorktree: grant, carriedStatus: this.carried }));
     void old.terminate();
   }
 
@@ -59,11 +62,19 @@ export class SandboxChannel extends EventEmitter implements TeammateChannel {
       if (child !== this.child) return;
       const r = m as { type?: unknown; requestId?: unknown; taskId?: unknown };
       if (r.type === 'worktree_request' && typeof r.requestId === 'string' && typeof r.taskId === 'string') this.requests.set(r.requestId, r.taskId);
+      this.noteStatus(m);
       this.emit('message', m);
     });
     child.on('error', (e: Error) => child === this.child && this.emit('error', e));
     child.on('exit', (code: number) => child === this.child && this.emit('exit', code));
     return child;
+  }
+
+  private noteStatus(m: unknown): void {
+    const call = m as { type?: unknown; store?: unknown; method?: unknown; args?: unknown };
+    if (call.type !== 'store_call' || call.store !== 'files' || call.method !== 'status' || !Array.isArray(call.args)) return;
+    const status = CarriedSchema.safeParse(call.args[0]);
+    if (status.success) this.carried = status.data;
   }
 
   private noteTasks(json: string): void {

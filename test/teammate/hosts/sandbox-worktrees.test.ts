@@ -53,6 +53,14 @@ if fd < 0: sys.exit('pidfd_getfd: errno %d' % ctypes.get_errno())
 os.write(fd, b'{"type":"worktree_request","requestId":"forged-1","taskId":"hold"}\\n')
 `;
 
+const statusOf = (repo: string, name: string): { turns: number } => {
+  try {
+    return JSON.parse(readFileSync(join(repo, '.team', 'state', 'agents', `${name}.json`), 'utf8')) as { turns: number };
+  } catch {
+    return { turns: -1 };
+  }
+};
+
 const PROBES = ['other-worktree', 'other-worktree-relative', 'other-worktree-overwrite', 'other-worktree-delete', 'other-worktree-symlink', 'other-worktree-rename', 'merge-worktree', 'new-folder', 'new-file'];
 
 it.skipIf(!bwrap)("a sandboxed teammate cannot write another task's worktree, .worktrees/.merge or a new folder there; both tasks merge", async () => {
@@ -123,4 +131,6 @@ it.skipIf(!bwrap)('one sandboxed teammate does two tasks in turn, per-teammate w
   expect(readdirSync(join(repo.dir, '.worktrees')).filter((f) => f.startsWith('x-'))).toEqual([]);
   expect(events.filter((e) => e.type === 'teammate_crashed')).toEqual([]);
   expect(events.filter((e) => e.type === 'task_claimed')).toHaveLength(2);
+  // One teammate's status across its sandboxes: the turns of both tasks (two each), counted on.
+  await until(lead, () => statusOf(repo.dir, 'ann').turns === 4, 10_000, "ann's status to count both tasks' turns");
 }, 90_000);
