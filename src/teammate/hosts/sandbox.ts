@@ -87,7 +87,7 @@ export function sandboxArgs(o: SandboxLayout): string[] {
   return [
     '--die-with-parent', '--new-session', '--unshare-all', ...(o.network ? ['--share-net'] : []),
     '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', o.home,
-    ...ro(o.repoRoot), ...ro(codeRoot()), ...ro(dirname(dirname(o.inner.file))),
+    ...ro(o.repoRoot), ...ro(codeRoot()), ...nodeRoot(o.inner.file).flatMap(ro),
     ...o.readOnly.map(abs).filter(existsSync).flatMap(ro),
     '--tmpfs', join(o.repoRoot, '.team', 'state'),
     ...(o.worktree ? rw(o.worktree) : []), // transcripts go to the lead, which writes them (hosts/transcript-client.ts)
@@ -95,6 +95,12 @@ export function sandboxArgs(o: SandboxLayout): string[] {
     '--setenv', 'TMPDIR', '/tmp', '--chdir', o.repoRoot,
     '--', o.inner.file, ...o.inner.args,
   ];
+}
+
+/** The folder above node's (`/usr` of `/usr/bin/node`), seen read-only; none when that is `/`, already bound (rebinding it would cover /dev, /proc and /tmp). */
+function nodeRoot(file: string): string[] {
+  const root = dirname(dirname(file));
+  return root === '/' ? [] : [root];
 }
 
 /** The folder teamd runs from (its package), seen read-only even when it lives in the hidden home or /tmp. */

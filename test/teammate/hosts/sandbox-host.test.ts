@@ -44,6 +44,8 @@ describe('the sandbox host', () => {
     const granted = sandboxArgs({ ...config, repoRoot: root, name: 'ann', home: '/home/x', inner: { file: '/usr/bin/node', args: [] }, worktree: wt });
     const gat = (...seq: string[]) => granted.findIndex((_, i) => seq.every((s, k) => granted[i + k] === s));
     expect(gat('--bind', wt, wt)).toBeGreaterThan(gat('--ro-bind', root, root));
+    const binNode = sandboxArgs({ ...config, repoRoot: root, name: 'ann', home: '/home/x', inner: { file: '/bin/node', args: [] } });
+    expect(binNode.filter((a, i) => a === '--ro-bind' && binNode[i + 1] === '/')).toHaveLength(1); // / again would cover /dev, /proc, /tmp
     expect(granted.filter((a) => a.startsWith(join(root, '.worktrees')))).toEqual([wt, wt]);
     expect(at('--bind', join(root, 'cache'), join(root, 'cache'))).toBeGreaterThan(at('--ro-bind', join(root, 'cache'), join(root, 'cache')));
     expect(args).not.toContain('/nonexistent-path');
