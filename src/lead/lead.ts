@@ -347,12 +347,27 @@ export class Lead {
     }
     else if (msg.type === 'model_abort') this.models.host(this.modelUse(name)).abort(msg.callId);
     else if (msg.type === 'worktree_request')
-      void this.merges.grantWorktree(msg.taskId, name).then((g) => {
+      void this.grantWorktree(name, msg.taskId, started).then((g) => {
         if (g.ok && g.path) this.grants.add(`${name}\0${g.path}`);
         reply({ type: 'worktree_ready', requestId: msg.requestId, ...g });
       });
     else if (msg.type === 'store_call' && started.writesViaLead) void answerStoreCall(name, msg, this.storeTargets).then(reply);
     else if (msg.type === 'state' && msg.state === 'idle') this.cron.teammateIdle();
+  }
+
+  /**
+   * A teammate out of the lead's process gets only the worktree of a task it
+   * holds: its commands can take its channel and forge a request, and a
+   * sandbox binds the worktree granted writable (hosts/sandbox-channel.ts).
+   */
+  private async grantWorktree(name: string, taskId: string, started: StartedTeammate): Promise<Awaited<ReturnType<LeadMerges['grantWorktree']>>> {
+    if (!started.writesViaLead) return this.merges.grantWorktree(taskId, name);
+    await this.tasks.refresh(taskId);
+    const task = this.tasks.get(taskId);
+    if (task?.owner === name && task.status === 'in_progress') return this.merges.grantWorktree(taskId, name);
+    const error = `the worktree of task ${taskId}: not claimed by ${name}, refused`;
+    this.log.append({ type: 'notice', agent: name, message: error });
+    return { ok: false, error };
   }
 
   private async onCrash(name: string): Promise<void> {

@@ -58,6 +58,8 @@ export async function runTeammate(port: TeammatePort, workerData: unknown): Prom
     onState: (state, task) => post({ type: 'state', state, task }),
     requestWorktree: (taskId) =>
       new Promise((resolve) => {
+        const granted = data.grantedWorktree;
+        if (granted?.taskId === taskId) return resolve({ ok: true, path: granted.path, branch: granted.branch });
         const requestId = randomUUID();
         worktrees.set(requestId, resolve);
         post({ type: 'worktree_request', requestId, taskId });

@@ -28,7 +28,7 @@ export class StatusFile {
 
   constructor(
     private readonly repoRoot: string,
-    init: { name: string; model: string; restarts: number },
+    init: { name: string; model: string; restarts: number; carried?: Pick<AgentStatus, 'startedAt' | 'turns' | 'tokens' | 'costUsd'> },
     /** Writes the status (the lead does it for a teammate out of its process); default: the file here. */
     private readonly writeOut?: (status: AgentStatus) => Promise<void>,
   ) {
@@ -45,6 +45,7 @@ export class StatusFile {
       costUsd: 0,
       model: init.model,
       restarts: init.restarts,
+      ...init.carried,
     };
   }
 

@@ -83,6 +83,8 @@ async function keepMemories(host: TeammateHost, runtime: AgentRuntime): Promise<
 async function prepareWorktree(host: TeammateHost, task: Task): Promise<{ path: string; worktree: string | null; branch: string | null } | null> {
   const { data } = host.deps;
   if (data.team.worktrees.mode === 'off') return { path: data.repoRoot, worktree: null, branch: null };
+  // A sandbox is started afresh for the grant (hosts/sandbox-channel.ts): the status it goes on from is the one written.
+  if (data.writesViaLead) await host.status.heartbeat();
   const grant = await host.deps.requestWorktree(task.id);
   if (grant.ok && grant.path) return { path: grant.path, worktree: grant.path, branch: grant.branch ?? null };
   // Isolation is never skipped silently: no worktree, no work.

@@ -10,6 +10,7 @@ import type { ModelClient } from '../model/types.js';
 import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
+import type { Task } from '../store/types.js';
 import { handleControlMessage } from './control.js';
 import type { ActiveRun, TeammateHost } from './host.js';
 import type { LeadWrites } from './hosts/store-client.js';
@@ -59,6 +60,7 @@ export class Teammate implements TeammateHost {
   private stopReason: string | null = null;
   private wakeUp: (() => void) | null = null;
   private wakePending = false;
+  private grantedTaken = false;
   /** Whether the inbox may hold something: at start, after a mail wake, and at every idle re-check. */
   private mailPending = true;
   private current: ActiveRun | null = null;
@@ -68,7 +70,7 @@ export class Teammate implements TeammateHost {
 
   constructor(readonly deps: TeammateDeps) {
     this.name = deps.data.teammate.name;
-    const init = { name: this.name, model: deps.data.model, restarts: deps.data.restarts };
+    const init = { name: this.name, model: deps.data.model, restarts: deps.data.restarts, carried: deps.data.carriedStatus };
     this.status = new StatusFile(deps.data.repoRoot, init, deps.viaLead?.writeStatus);
     this.desk = new MailDesk(deps.mailbox, this.name, deps.log, (m) => handleControlMessage(this, m));
   }
@@ -137,14 +139,24 @@ export class Teammate implements TeammateHost {
   }
 
   private async takeNextTask(): Promise<boolean> {
-    const claim = await this.deps.tasks.claimNext(this.name, this.deps.data.team.leaseMs);
-    if (!claim.ok || !claim.value) return false;
-    const task = claim.value;
-    this.deps.log({ type: 'task_claimed', task: task.id, agent: this.name, attempt: task.attempts + 1 });
+    const granted = this.takeGrantedTask();
+    const claim = granted ? null : await this.deps.tasks.claimNext(this.name, this.deps.data.team.leaseMs);
+    if (claim && (!claim.ok || !claim.value)) return false;
+    const task = granted ?? claim!.value!;
+    if (!granted) this.deps.log({ type: 'task_claimed', task: task.id, agent: this.name, attempt: task.attempts + 1 });
     await this.setState('working', task.id);
     this.idleReported = false;
     await this.runToEnd(workOnTask(this, task));
     return true;
+  }
+
+  /** Once: the task this (fresh) sandbox was started for, still ours (`WorkerData.grantedWorktree`). */
+  private takeGrantedTask(): Task | null {
+    const id = this.deps.data.grantedWorktree?.taskId;
+    if (id === undefined || this.grantedTaken) return null;
+    this.grantedTaken = true;
+    const task = this.deps.tasks.get(id);
+    return task?.owner === this.name && task.status === 'in_progress' ? task : null;
   }
 
   private async runToEnd(run: ActiveRun): Promise<void> {

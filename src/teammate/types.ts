@@ -82,6 +82,14 @@ export const WorkerDataSchema = z.object({
    * lines, cron jobs, memories).
    */
   writesViaLead: z.boolean().default(false),
+  /**
+   * A sandbox started for one granted worktree (hosts/sandbox-channel.ts):
+   * the task it already claimed, whose worktree is the only one bound
+   * writable. The teammate works on it first, without claiming or asking again.
+   */
+  grantedWorktree: z.object({ taskId: z.string(), path: z.string(), branch: z.string().optional() }).optional(),
+  /** What the teammate's status had counted before this fresh sandbox (kept across them, as one teammate's). */
+  carriedStatus: AgentStatusSchema.pick({ startedAt: true, turns: true, tokens: true, costUsd: true }).optional(),
 });
 export type WorkerData = z.infer<typeof WorkerDataSchema>;
 

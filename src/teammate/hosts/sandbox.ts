@@ -5,9 +5,9 @@
  *   - the repository read-only, its `.team/state` replaced by an empty folder
  *     (no status, requests, pid or log of the lead), except the teammate's own
  *     transcript folder, which it writes;
- *   - `.worktrees/` writable (a task's worktree is made after the sandbox
- *     starts, so the folder of all of them is bound), the repository's `.git`
- *     read-only: the lead commits the worktree (store-calls.ts);
+ *   - of `.worktrees/`, only the worktree the lead granted it writable: a
+ *     fresh sandbox per granted worktree (sandbox-channel.ts); the rest, and
+ *     the repository's `.git`, read-only: the lead commits the worktree (store-calls.ts);
  *   - no network (`--unshare-all`): the model is reached over the stdio pipe;
  *   - its own pid namespace, ended with it (`--die-with-parent`).
  * Extra read-only and writable paths, and the network, are opt-in config.
@@ -22,6 +22,7 @@ import { teamPaths } from '../../store/paths.js';
 import type { Outcome } from '../../store/types.js';
 import type { WorkerData } from '../types.js';
 import { ProcessHost, stdioTeammateCommand, type Command } from './process.js';
+import { SandboxChannel } from './sandbox-channel.js';
 import type { StartedTeammate, TeammateHost } from './types.js';
 
 export type SandboxConfig = Extract<HostConfig, { kind: 'sandbox' }>;
@@ -57,10 +58,13 @@ export class SandboxHost implements TeammateHost {
 
   start(data: WorkerData): StartedTeammate {
     const inner = stdioTeammateCommand();
-    const args = sandboxArgs({ ...this.config, repoRoot: this.repoRoot, name: data.teammate.name, home: homedir(), inner });
-    const started = new ProcessHost(() => ({ file: this.bwrap, args })).start(data);
+    const launch = (d: WorkerData) => {
+      const worktree = d.grantedWorktree?.path;
+      const args = sandboxArgs({ ...this.config, repoRoot: this.repoRoot, name: d.teammate.name, home: homedir(), inner, worktree });
+      return new ProcessHost(() => ({ file: this.bwrap, args })).start(d).channel;
+    };
     // Its pids are the sandbox's namespace's: bwrap ends them with the sandbox.
-    return { ...started, kind: this.kind, sharesProcessGroups: false };
+    return { channel: new SandboxChannel(launch, { ...data, writesViaLead: true }), kind: this.kind, writesViaLead: true, sharesProcessGroups: false };
   }
 }
 
@@ -69,6 +73,8 @@ export interface SandboxLayout extends Omit<SandboxConfig, 'kind'> {
   name: string;
   home: string;
   inner: Command;
+  /** The one worktree bound writable (the granted one), or none: `.worktrees/` stays read-only. */
+  worktree?: string;
 }
 
 /** bwrap's arguments, in order: a later mount covers an earlier one. Makes the folders it binds. */
@@ -81,14 +87,20 @@ export function sandboxArgs(o: SandboxLayout): string[] {
   return [
     '--die-with-parent', '--new-session', '--unshare-all', ...(o.network ? ['--share-net'] : []),
     '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', o.home,
-    ...ro(o.repoRoot), ...ro(codeRoot()), ...ro(dirname(dirname(o.inner.file))),
+    ...ro(o.repoRoot), ...ro(codeRoot()), ...nodeRoot(o.inner.file).flatMap(ro),
     ...o.readOnly.map(abs).filter(existsSync).flatMap(ro),
     '--tmpfs', join(o.repoRoot, '.team', 'state'),
-    ...rw(paths.worktrees), // transcripts go to the lead, which writes them (hosts/transcript-client.ts)
+    ...(o.worktree ? rw(o.worktree) : []), // transcripts go to the lead, which writes them (hosts/transcript-client.ts)
     ...o.writable.map(abs).filter(existsSync).flatMap(rw),
     '--setenv', 'TMPDIR', '/tmp', '--chdir', o.repoRoot,
     '--', o.inner.file, ...o.inner.args,
   ];
+}
+
+/** The folder above node's (`/usr` of `/usr/bin/node`), seen read-only; none when that is `/`, already bound (rebinding it would cover /dev, /proc and /tmp). */
+function nodeRoot(file: string): string[] {
+  const root = dirname(dirname(file));
+  return root === '/' ? [] : [root];
 }
 
 /** The folder teamd runs from (its package), seen read-only even when it lives in the hidden home or /tmp. */

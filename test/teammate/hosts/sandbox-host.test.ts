@@ -27,7 +27,7 @@ describe('the sandbox host', () => {
     expect(made.ok || made.error).toMatch(/cannot make a sandbox here/);
   });
 
-  it('lays the mounts out so a later one covers an earlier: state hidden after the repository, worktrees writable last', () => {
+  it('lays the mounts out so a later one covers an earlier: state hidden after the repository, only the granted worktree writable', () => {
     const root = repo();
     mkdirSync(join(root, 'cache'));
     const args = sandboxArgs({ ...config, readOnly: ['cache', '/nonexistent-path'], writable: ['cache'], repoRoot: root, name: 'ann', home: '/home/x', inner: { file: '/usr/bin/node', args: ['e.js'] } });
@@ -39,7 +39,14 @@ describe('the sandbox host', () => {
     expect(at('--tmpfs', join(root, '.team', 'state'))).toBeGreaterThan(at('--ro-bind', root, root));
     const transcripts = join(root, '.team', 'state', 'transcripts', 'ann');
     expect(args).not.toContain(transcripts); // the lead writes transcripts (hosts/transcript-client.ts)
-    expect(at('--bind', join(root, '.worktrees'), join(root, '.worktrees'))).toBeGreaterThan(at('--ro-bind', root, root));
+    expect(args).not.toContain(join(root, '.worktrees')); // none granted yet: all of .worktrees/ read-only
+    const wt = join(root, '.worktrees', 'box');
+    const granted = sandboxArgs({ ...config, repoRoot: root, name: 'ann', home: '/home/x', inner: { file: '/usr/bin/node', args: [] }, worktree: wt });
+    const gat = (...seq: string[]) => granted.findIndex((_, i) => seq.every((s, k) => granted[i + k] === s));
+    expect(gat('--bind', wt, wt)).toBeGreaterThan(gat('--ro-bind', root, root));
+    const binNode = sandboxArgs({ ...config, repoRoot: root, name: 'ann', home: '/home/x', inner: { file: '/bin/node', args: [] } });
+    expect(binNode.filter((a, i) => a === '--ro-bind' && binNode[i + 1] === '/')).toHaveLength(1); // / again would cover /dev, /proc, /tmp
+    expect(granted.filter((a) => a.startsWith(join(root, '.worktrees')))).toEqual([wt, wt]);
     expect(at('--bind', join(root, 'cache'), join(root, 'cache'))).toBeGreaterThan(at('--ro-bind', join(root, 'cache'), join(root, 'cache')));
     expect(args).not.toContain('/nonexistent-path');
     expect(args.slice(-3)).toEqual(['--', '/usr/bin/node', 'e.js']);
