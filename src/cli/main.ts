@@ -4,30 +4,26 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
-import { registerCronCommands } from './cron.js';
-import { registerInitCommand } from './init.js';
-import { registerMailCommands } from './mail.js';
 import { exitQuietlyOnBrokenPipe } from './output.js';
-import { registerTaskCommands } from './task.js';
-import { registerValidateCommand } from './validate.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 /** The commands that only read and write files; running one loads no daemon code. */
 const FILE_COMMANDS = new Set(['init', 'task', 'send', 'inbox', 'cron', 'validate']);
 
-/** The program with the file commands only (init, task, send, inbox, cron, validate). */
-export function buildFilesProgram(): Command {
-  const program = new Command('teamd')
+/** The program with no command yet: its name, description, `--version` and error output. */
+function bareProgram(): Command {
+  return new Command('teamd')
     .description('run a team of LLM coding agents on a git repository, coordinating through plain files')
     .version(version)
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`teamd: ${text}`) });
-  registerInitCommand(program);
-  registerTaskCommands(program);
-  registerMailCommands(program);
-  registerCronCommands(program);
-  registerValidateCommand(program);
+}
+
+/** The program with the file commands only (init, task, send, inbox, cron, validate), imported on demand. */
+export async function buildFilesProgram(): Promise<Command> {
+  const program = bareProgram();
+  (await import('./files-program.js')).registerFileCommands(program);
   return program;
 }
 
@@ -78,16 +74,21 @@ export function groupOf(command: string): string | undefined {
 
 /**
  * The `teamd` program with every command registered (for help, and for a
- * word that is no command, so commander can say so), or, given `command`,
- * the file commands and that command's group only. Errors are not printed or
- * exited on here: `runCli` turns them into one `teamd: error: …` line and an
- * exit code.
+ * word that is no command, so commander can say so), or, given a daemon
+ * `command`, that command's group only (commander runs only the command
+ * named, so the file commands would be loaded for nothing: their zod and
+ * yaml cost `teamd status` tens of ms). Errors are not printed or exited on
+ * here: `runCli` turns them into one `teamd: error: …` line and an exit code.
  */
 export async function buildProgram(command?: string): Promise<Command> {
-  const program = buildFilesProgram();
   const group = command === undefined ? undefined : groupOf(command);
-  const groups = group === undefined ? Object.keys(COMMAND_GROUPS) : [group];
-  const registers = await Promise.all(groups.map((g) => COMMAND_GROUPS[g]!()));
+  if (group !== undefined) {
+    const program = bareProgram();
+    (await COMMAND_GROUPS[group]!())(program);
+    return program;
+  }
+  const program = await buildFilesProgram();
+  const registers = await Promise.all(Object.keys(COMMAND_GROUPS).map((g) => COMMAND_GROUPS[g]!()));
   for (const register of registers) register(program);
   return program;
 }
@@ -95,17 +96,22 @@ export async function buildProgram(command?: string): Promise<Command> {
 /** The first word that is not an option: the command about to run. */
 const commandOf = (argv: readonly string[]): string | undefined => argv.slice(2).find((a) => !a.startsWith('-'));
 
-/** A file command, or `teamd --version`: nothing of the daemon is needed. */
-function filesOnly(argv: readonly string[], command: string | undefined): boolean {
-  if (command !== undefined) return FILE_COMMANDS.has(command);
-  return argv.includes('--version') || argv.includes('-V');
+/** `teamd --version` (no command): no command is needed at all. */
+const versionOnly = (argv: readonly string[], command: string | undefined): boolean =>
+  command === undefined && (argv.includes('--version') || argv.includes('-V'));
+
+/** The program `argv` needs: none of the commands for `--version`, the file commands only for a file command. */
+async function programFor(argv: readonly string[], command: string | undefined): Promise<Command> {
+  if (versionOnly(argv, command)) return bareProgram();
+  if (command !== undefined && FILE_COMMANDS.has(command)) return buildFilesProgram();
+  return buildProgram(command);
 }
 
 /** Runs the CLI on `argv` (node-style: the first two entries are skipped) and returns the exit code. */
 export async function runCli(argv: readonly string[] = process.argv): Promise<number> {
   const command = commandOf(argv);
   try {
-    const program = filesOnly(argv, command) ? buildFilesProgram() : await buildProgram(command);
+    const program = await programFor(argv, command);
     process.exitCode = undefined; // a previous in-process run's code is not this one's
     await program.parseAsync([...argv]);
     // An action may set the code it ends with (`teamd run`: 1 when a task failed, 130 when interrupted).

@@ -5,11 +5,18 @@
  * `teamd logs --daemon` prints the file readably.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readStateTextSync } from '../store/state-file.js';
 import { join } from 'node:path';
-import { pino, type Level, type Logger } from 'pino';
+import type { Level, Logger } from 'pino';
 import { formatEvent } from './format-event.js';
 import type { LoggedEvent, TeamEvent } from './types.js';
+
+/**
+ * pino, loaded by the first logger made: `teamd logs` and `status` read the
+ * file without it, and its ~30 modules were ~12 ms of their start.
+ */
+const loadPino = (): typeof import('pino').pino => (createRequire(import.meta.url)('pino') as typeof import('pino')).pino;
 
 export const daemonLogPath = (repoRoot: string): string => join(repoRoot, '.team', 'state', 'daemon.log');
 
@@ -54,6 +61,7 @@ export function levelOf(e: TeamEvent): Level {
 
 /** A logger appending to `.team/state/daemon.log` (the folder is created). */
 export function createDaemonLogger(repoRoot: string, options: { level?: Level } = {}): DaemonLogger {
+  const pino = loadPino();
   const destination = pino.destination({ dest: daemonLogPath(repoRoot), sync: true, mkdir: true });
   const logger = pino(
     {
