@@ -5,28 +5,12 @@
  * script), so CI always has it fresh; a stale local build is a skip line.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it, type TestContext } from 'vitest';
 import { pollUntil } from '../e2e/support/cli.js';
 import { genericTaskScript, makeTeamRepo, type TeamRepo } from '../e2e/support/harness.js';
 import { tasksOnDisk } from '../faults/support/files.js';
+import { MAIN, staleBuild } from './support/built.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
-
-function newestIn(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-const staleBuild = (): string | null =>
-  !existsSync(MAIN) ? 'no dist/: run npm run build' : statSync(MAIN).mtimeMs < newestIn(join(ROOT, 'src')) ? 'dist/ is older than src/: run npm run build' : null;
 const noBwrap = (): string | null => (spawnSync('bwrap', ['--version']).status === 0 ? null : 'bubblewrap is not installed');
 
 let repo: TeamRepo | undefined;
