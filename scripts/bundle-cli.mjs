@@ -7,6 +7,7 @@
 // types) and the demo assets. Chunks sit in dist/cli/, next to main.js, so
 // `new URL('../…', import.meta.url)` paths hold.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 /** Bundled: small, pure JavaScript, on every command's path. */
@@ -15,6 +16,25 @@ const BUNDLED = new Set(['@anthropic-ai/sdk', 'zod', 'commander', 'diff', 'tinyg
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 // Kept external: worker or wasm files found by path (pino, ink), lazy and large (MCP), tsx, createRequire users.
 const external = Object.keys(dependencies).filter((d) => !BUNDLED.has(d));
+
+/**
+ * zod's `z.locales` namespace holds its error messages in ~50 languages
+ * (348 kB of the 708 kB zod chunk, parsed on every start). teamd never calls
+ * `z.config(z.locales.xx())`; zod's default, English, is imported by its
+ * schemas directly. So the namespace is bundled with `en` only.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/index.js'), namespace: 'zod-en' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 for (const f of readdirSync('dist/cli')) if (f.startsWith('bundle-')) rmSync(`dist/cli/${f}`);
 await build({
@@ -27,6 +47,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external,
+  plugins: [zodEnglishOnly],
   chunkNames: 'cli/bundle-[name]-[hash]',
   minifySyntax: true,
   legalComments: 'none',

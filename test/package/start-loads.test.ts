@@ -6,7 +6,7 @@
  * only its own group, and reading logs never pino. A stale build is a skip line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,4 +59,29 @@ it('teamd logs --events and teamd status read the logs without loading pino', (c
   const status = loadsOf('status');
   expect(status.cjs.length).toBeGreaterThan(0);
   expect(pinoIn(status.cjs)).toEqual([]);
+});
+
+it('the bundle holds zod with its English messages only, not its ~50 locales', (ctx) => {
+  const skip = staleBuild();
+  if (skip) return ctx.skip(skip);
+  const cli = join(MAIN, '..');
+  const chunks = readdirSync(cli).filter((f) => f.startsWith('bundle-') && f.endsWith('.js'));
+  const text = chunks.map((f) => readFileSync(join(cli, f), 'utf8')).join('\n');
+  expect(text).toContain('node_modules/zod/v4/locales/en.js');
+  expect(text).not.toContain('node_modules/zod/v4/locales/de.js');
+});
+
+it('a zod error from the built CLI is still in English', (ctx) => {
+  const skip = staleBuild();
+  if (skip) return ctx.skip(skip);
+  const bad = mkdtempSync(join(tmpdir(), 'teamd-start-bad-'));
+  try {
+    spawnSync('git', ['init', '-q'], { cwd: bad });
+    spawnSync(process.execPath, [MAIN, 'init'], { cwd: bad });
+    writeFileSync(join(bad, '.team', 'config.json'), '{"teammates":"x"}');
+    const r = spawnSync(process.execPath, [MAIN, 'validate'], { cwd: bad, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toContain('teammates: Invalid input: expected array, received string');
+  } finally {
+    rmSync(bad, { recursive: true, force: true });
+  }
 });
