@@ -96,9 +96,12 @@ export async function buildProgram(command?: string): Promise<Command> {
 /** The first word that is not an option: the command about to run. */
 const commandOf = (argv: readonly string[]): string | undefined => argv.slice(2).find((a) => !a.startsWith('-'));
 
-/** `teamd --version` (no command): no command is needed at all. */
+/** `teamd --version` (no command, no help asked for): no command is needed at all. */
 const versionOnly = (argv: readonly string[], command: string | undefined): boolean =>
-  command === undefined && (argv.includes('--version') || argv.includes('-V'));
+  command === undefined &&
+  (argv.includes('--version') || argv.includes('-V')) &&
+  !argv.includes('--help') &&
+  !argv.includes('-h');
 
 /** The program `argv` needs: none of the commands for `--version`, the file commands only for a file command. */
 async function programFor(argv: readonly string[], command: string | undefined): Promise<Command> {
