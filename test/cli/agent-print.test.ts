@@ -125,13 +125,40 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     });
     const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages']);
     expect(ran.code, ran.stderr).toBe(0);
-    const deltas = of(ran, 'stream_event');
+    const deltas = of(ran, 'stream_event').filter((d) => d.event.type === 'content_block_delta');
     expect(deltas.length).toBeGreaterThan(0);
     expect(deltas[0]).toMatchObject({
       parent_tool_use_id: null,
       event: { type: 'content_block_delta', delta: { type: 'text_delta' } },
     });
     expect(deltas.map((d) => d.event.delta.text).join('')).toBe('Hello there.');
+  });
+
+  it('--include-partial-messages prints the raw API sequence with Claude Code fields, the frame around each assistant message', async () => {
+    const { dir } = await setup({ script: TOOL_THEN_DONE });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const shapes = ran.events
+      .filter((e) => ['stream_event', 'assistant', 'user'].includes(e.type))
+      .map((e) => (e.type === 'stream_event' ? e.event.type : e.type))
+      .filter((t, i, all) => t !== 'content_block_delta' || all[i - 1] !== t);
+    const call = (last: string) => ['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', last, 'message_delta', 'message_stop'];
+    expect(shapes).toEqual([...call('assistant'), 'user', ...call('assistant')]);
+    const streamed = of(ran, 'stream_event');
+    const init = of(ran, 'system', 'init')[0]!;
+    for (const e of streamed) {
+      expect(Object.keys(e).sort()).toEqual(['event', 'parent_tool_use_id', 'session_id', 'type', 'uuid']);
+      expect(e).toMatchObject({ session_id: init.session_id, parent_tool_use_id: null });
+    }
+    expect(new Set(streamed.map((e) => e.uuid)).size).toBe(streamed.length);
+    const [start] = streamed.filter((e) => e.event.type === 'message_start');
+    const [first] = of(ran, 'assistant');
+    expect(start!.event.message).toMatchObject({ id: first!.message.id, role: 'assistant', model: 'claude-sonnet-5', content: [] });
+    const blockStart = streamed.find((e) => e.event.type === 'content_block_start')!;
+    expect(blockStart.event).toMatchObject({ index: 0, content_block: { type: 'tool_use', name: 'bash', input: {} } });
+    expect(blockStart.event.content_block.id).toBe(first!.message.content[0].id);
+    const stops = streamed.filter((e) => e.event.type === 'message_delta').map((e) => e.event.delta.stop_reason);
+    expect(stops).toEqual(['tool_use', 'end_turn']);
   });
 
   it('--include-partial-messages also streams tool input (input_json_delta) and thinking (thinking_delta) at their block index', async () => {
@@ -150,7 +177,9 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     });
     const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
     expect(ran.code, ran.stderr).toBe(0);
-    const deltas = of(ran, 'stream_event').map((d) => d.event as { index: number; delta: Record<string, string> });
+    const deltas = of(ran, 'stream_event')
+      .filter((d) => d.event.type === 'content_block_delta')
+      .map((d) => d.event as { index: number; delta: Record<string, string> });
     const thinking = deltas.filter((d) => d.delta.type === 'thinking_delta');
     expect(thinking.map((d) => d.delta.thinking).join('')).toBe('I should write the file first.');
     const input = deltas.filter((d) => d.delta.type === 'input_json_delta');

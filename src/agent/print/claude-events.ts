@@ -9,6 +9,7 @@ import type { ContentBlock, ToolResultBlock } from '../../model/types.js';
 import { claudeCodeToolName } from '../../tools/claude-names.js';
 import type { AgentEvent, ResultEvent } from '../types.js';
 import { claudeResult } from './claude-result.js';
+import { RawStream } from './raw-stream.js';
 import type { ClaudeEvent, PrintOptions } from './types.js';
 
 type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
@@ -19,6 +20,8 @@ export class ClaudeEventPrinter {
   private stopReason: string | null = null;
   private replaying: string | ContentBlock[] | null = null;
   private cwd = process.cwd();
+  private model = '';
+  private readonly raw = new RawStream(() => this.model);
   /** The calls of this run by id, so a result's `tool_use_result` takes its tool's shape. */
   private readonly calls = new Map<string, { name: string; input: unknown }>();
 
@@ -54,11 +57,11 @@ export class ClaudeEventPrinter {
         if (event.subtype === 'init') return [this.init(event)];
         return [event.subtype === 'api_retry' ? apiRetry(event) : asIs(event)];
       case 'assistant':
-        return [this.assistant(event)];
+        return this.withFrame(event);
       case 'user':
         return this.user(event);
       case 'stream_event':
-        return this.options.includePartialMessages ? [this.delta(event)] : [];
+        return this.options.includePartialMessages ? this.raw.delta(event) : [];
       case 'result':
         return [this.result(event)];
       default:
@@ -72,6 +75,7 @@ export class ClaudeEventPrinter {
 
   private init(event: Extract<Of<'system'>, { subtype: 'init' }>): ClaudeEvent {
     this.cwd = event.cwd;
+    this.model = event.model;
     const tools = event.tools.map(claudeCodeToolName);
     const mcp_servers = this.options.mcpServers.map((name) => ({
       name,
@@ -98,13 +102,20 @@ export class ClaudeEventPrinter {
     };
   }
 
-  private assistant(event: Of<'assistant'>): ClaudeEvent {
+  /** The assistant message between its last block's stop and `message_delta`/`message_stop` (when streamed). */
+  private withFrame(event: Of<'assistant'>): ClaudeEvent[] {
+    const id = this.raw.messageId(event);
+    const { before, after } = this.raw.finish(event);
+    return [...before, this.assistant(event, id), ...after];
+  }
+
+  private assistant(event: Of<'assistant'>, id = `msg_${randomBytes(12).toString('hex')}`): ClaudeEvent {
     this.stopReason = event.stop_reason ?? null;
     const blocks = typeof event.message.content === 'string' ? [] : event.message.content;
     for (const block of blocks)
       if (block.type === 'tool_use') this.calls.set(block.id, { name: block.name, input: block.input });
     const message = {
-      id: `msg_${randomBytes(12).toString('hex')}`,
+      id,
       type: 'message',
       role: 'assistant',
       model: event.model,
@@ -124,13 +135,6 @@ export class ClaudeEventPrinter {
     const first = results[0]!;
     const tool_use_result = toolUseResult(first, this.calls.get(first.tool_use_id), this.cwd);
     return [{ type: 'user', message: event.message, ...common(event), tool_use_result }];
-  }
-
-  /** The API's `content_block_delta` event: text, tool input JSON, or thinking, at its block's index. */
-  private delta(event: Of<'stream_event'>): ClaudeEvent {
-    const { index = 0, ...delta } = event.event;
-    const raw = { type: 'content_block_delta', index, delta };
-    return { type: 'stream_event', event: raw, ...common(event) };
   }
 }
 
