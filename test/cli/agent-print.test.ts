@@ -134,7 +134,7 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     expect(deltas.map((d) => d.event.delta.text).join('')).toBe('Hello there.');
   });
 
-  it('--include-partial-messages prints the raw API sequence with Claude Code fields, the frame around each assistant message', async () => {
+  it('--include-partial-messages prints the raw API sequence with Claude Code fields around each assistant message', async () => {
     const { dir } = await setup({ script: TOOL_THEN_DONE });
     const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
     expect(ran.code, ran.stderr).toBe(0);
@@ -142,20 +142,26 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
       .filter((e) => ['stream_event', 'assistant', 'user'].includes(e.type))
       .map((e) => (e.type === 'stream_event' ? e.event.type : e.type))
       .filter((t, i, all) => t !== 'content_block_delta' || all[i - 1] !== t);
-    const call = (last: string) => ['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', last, 'message_delta', 'message_stop'];
-    expect(shapes).toEqual([...call('assistant'), 'user', ...call('assistant')]);
+    // the assistant event before the last block's stop, where Claude Code prints it (test/interop compares)
+    const call = ['message_start', 'content_block_start', 'content_block_delta', 'assistant', 'content_block_stop', 'message_delta', 'message_stop'];
+    expect(shapes).toEqual([...call, 'user', ...call]);
     const streamed = of(ran, 'stream_event');
     const init = of(ran, 'system', 'init')[0]!;
+    const [first, second] = of(ran, 'assistant');
     for (const e of streamed) {
-      expect(Object.keys(e).sort()).toEqual(['event', 'parent_tool_use_id', 'session_id', 'type', 'uuid']);
+      const extra = e.event.type === 'message_start' ? ['thinking_display', 'ttft_ms'] : [];
+      expect(Object.keys(e).sort()).toEqual(
+        ['api_message_id', 'event', 'parent_tool_use_id', 'session_id', 'type', 'uuid', ...extra].sort(),
+      );
       expect(e).toMatchObject({ session_id: init.session_id, parent_tool_use_id: null });
     }
+    expect([...new Set(streamed.map((e) => e.api_message_id))]).toEqual([first!.message.id, second!.message.id]);
     expect(new Set(streamed.map((e) => e.uuid)).size).toBe(streamed.length);
     const [start] = streamed.filter((e) => e.event.type === 'message_start');
-    const [first] = of(ran, 'assistant');
+    expect(start!.ttft_ms).toBeGreaterThanOrEqual(0);
     expect(start!.event.message).toMatchObject({ id: first!.message.id, role: 'assistant', model: 'claude-sonnet-5', content: [] });
     const blockStart = streamed.find((e) => e.event.type === 'content_block_start')!;
-    expect(blockStart.event).toMatchObject({ index: 0, content_block: { type: 'tool_use', name: 'bash', input: {} } });
+    expect(blockStart.event).toMatchObject({ index: 0, content_block: { type: 'tool_use', name: 'Bash', input: {} } });
     expect(blockStart.event.content_block.id).toBe(first!.message.content[0].id);
     const stops = streamed.filter((e) => e.event.type === 'message_delta').map((e) => e.event.delta.stop_reason);
     expect(stops).toEqual(['tool_use', 'end_turn']);

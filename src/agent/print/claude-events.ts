@@ -34,6 +34,7 @@ export class ClaudeEventPrinter {
 
   /** The Claude Code event(s) for one teamd event; none for events Claude Code has no counterpart for. */
   convert(event: AgentEvent): ClaudeEvent[] {
+    if (event.type !== 'stream_event' && event.type !== 'assistant') this.raw.mark();
     const shaped = this.shape(event);
     if (this.replaying === null || shaped.length === 0 || (event.type === 'system' && event.subtype === 'init'))
       return shaped;
@@ -102,11 +103,10 @@ export class ClaudeEventPrinter {
     };
   }
 
-  /** The assistant message between its last block's stop and `message_delta`/`message_stop` (when streamed). */
+  /** The assistant message, then (when streamed) its last block's stop, `message_delta` and `message_stop`. */
   private withFrame(event: Of<'assistant'>): ClaudeEvent[] {
-    const id = this.raw.messageId(event);
-    const { before, after } = this.raw.finish(event);
-    return [...before, this.assistant(event, id), ...after];
+    const message = this.assistant(event, this.raw.messageId(event));
+    return [message, ...this.raw.finish(event)];
   }
 
   private assistant(event: Of<'assistant'>, id = `msg_${randomBytes(12).toString('hex')}`): ClaudeEvent {
