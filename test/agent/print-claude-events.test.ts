@@ -148,18 +148,36 @@ describe('tool_use_result', () => {
     usage,
     stop_reason: 'tool_use',
   });
-  const result = (id: string, content: string | { type: 'text'; text: string }[], isError = false): AgentEvent => ({
+  const result = (
+    id: string,
+    content: string | { type: 'text'; text: string }[],
+    isError = false,
+  ): AgentEvent => ({
     ...base,
     type: 'user',
-    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
+    message: {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }],
+    },
   });
   const printed = (events: AgentEvent[]) => {
     const printer = new ClaudeEventPrinter(options);
-    return events.flatMap((e) => printer.convert(e)).filter((e) => e.type === 'user').map((e) => e.tool_use_result);
+    return events
+      .flatMap((e) => printer.convert(e))
+      .filter((e) => e.type === 'user')
+      .map((e) => e.tool_use_result);
   };
 
   it("takes each tool's Claude Code object (the interop comparison checks Bash and MCP against the real CLI)", () => {
-    const init: AgentEvent = { ...base, type: 'system', subtype: 'init', cwd: '/w', tools: [], model: 'm', permissionMode: 'default' } as unknown as AgentEvent;
+    const init: AgentEvent = {
+      ...base,
+      type: 'system',
+      subtype: 'init',
+      cwd: '/w',
+      tools: [],
+      model: 'm',
+      permissionMode: 'default',
+    } as unknown as AgentEvent;
     expect(
       printed([
         init,
@@ -172,7 +190,10 @@ describe('tool_use_result', () => {
         result('unknown', 'plain'),
       ]),
     ).toEqual([
-      { type: 'text', file: { filePath: '/w/a.txt', content: 'one\ntwo', numLines: 2, startLine: 1, totalLines: 2 } },
+      {
+        type: 'text',
+        file: { filePath: '/w/a.txt', content: 'one\ntwo', numLines: 2, startLine: 1, totalLines: 2 },
+      },
       'Error: exit code 1',
       [{ type: 'text', text: 'echo: x' }],
       'plain',
@@ -183,14 +204,112 @@ describe('tool_use_result', () => {
 describe('replayUserMessages', () => {
   it('prints the prompt back after system/init, once, before the run’s first event', () => {
     const printer = new ClaudeEventPrinter({ ...options, replayUserMessages: true });
-    const init = { ...base, type: 'system', subtype: 'init', cwd: '/w', tools: [], model: 'm', permissionMode: 'default' } as unknown as AgentEvent;
-    const answer: AgentEvent = { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'a' }] }, model: 'm', usage, stop_reason: 'end_turn' };
+    const init = {
+      ...base,
+      type: 'system',
+      subtype: 'init',
+      cwd: '/w',
+      tools: [],
+      model: 'm',
+      permissionMode: 'default',
+    } as unknown as AgentEvent;
+    const answer: AgentEvent = {
+      ...base,
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'a' }] },
+      model: 'm',
+      usage,
+      stop_reason: 'end_turn',
+    };
     printer.replay('hello');
     const out = [init, answer, answer].flatMap((e) => printer.convert(e));
-    expect(out.map((e) => `${String(e.type)}${e.isReplay ? ':replay' : ''}`)).toEqual(['system', 'user:replay', 'assistant', 'assistant']);
-    expect(out[1]).toMatchObject({ message: { role: 'user', content: 'hello' }, session_id: 's1', parent_tool_use_id: null });
+    expect(out.map((e) => `${String(e.type)}${e.isReplay ? ':replay' : ''}`)).toEqual([
+      'system',
+      'user:replay',
+      'assistant',
+      'assistant',
+    ]);
+    expect(out[1]).toMatchObject({
+      message: { role: 'user', content: 'hello' },
+      session_id: 's1',
+      parent_tool_use_id: null,
+    });
     const quiet = new ClaudeEventPrinter(options);
     quiet.replay('hello');
     expect(quiet.convert(answer).some((e) => e.isReplay)).toBe(false);
+  });
+
+  it('--include-partial-messages: one raw frame per agent, a subagent’s interleaved by its tool_use, a failed call dropped at the result', () => {
+    const printer = new ClaudeEventPrinter({ ...options, includePartialMessages: true });
+    type Base = { session_id: string; uuid: string; parent_id: string | null; depth: number };
+    const sub: Base = { ...base, parent_id: 'toolu_task', depth: 1 };
+    const start = (b: Base, index: number): AgentEvent => ({
+      ...b,
+      type: 'stream_event',
+      event: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+    });
+    const text = (b: Base, index: number): AgentEvent => ({
+      ...b,
+      type: 'stream_event',
+      event: { type: 'text_delta', text: 'x', index },
+    });
+    const assistant = (b: Base): AgentEvent => ({
+      ...b,
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+      model: 'm',
+      usage,
+      stop_reason: 'end_turn',
+    });
+    const events = [
+      start(base, 0),
+      text(base, 0),
+      start(sub, 0),
+      text(sub, 0),
+      start(base, 1),
+      text(sub, 0),
+      assistant(sub),
+      assistant(base),
+    ];
+    const printed = events.flatMap((e) => printer.convert(e));
+    const seq = (parent: string | null) =>
+      printed
+        .filter((e) => e.parent_tool_use_id === parent)
+        .map((e) => (e.type === 'stream_event' ? `${(e.event as { type: string }).type}` : e.type));
+    const frame = ['message_start', 'content_block_start', 'content_block_delta'];
+    expect(seq(null)).toEqual([
+      ...frame,
+      'content_block_stop',
+      'content_block_start',
+      'assistant',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(seq('toolu_task')).toEqual([
+      ...frame,
+      'content_block_delta',
+      'assistant',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    // a call that streamed and failed (no assistant message): the next run's call opens its own message
+    printer.convert(start(base, 0));
+    printer.convert({
+      ...base,
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+      result: '',
+      duration_ms: 1,
+      duration_api_ms: 1,
+      num_turns: 1,
+      total_cost_usd: 0,
+      usage: {},
+      permission_denials: [],
+    });
+    const next = printer.convert(start(base, 0)).map((e) => (e.event as { type: string }).type);
+    expect(next).toEqual(['message_start', 'content_block_start']);
   });
 });

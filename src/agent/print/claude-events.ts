@@ -71,6 +71,7 @@ export class ClaudeEventPrinter {
   }
 
   result(event: ResultEvent): ClaudeEvent {
+    this.raw.reset();
     return claudeResult(event, event.subtype === 'success' ? this.stopReason : null);
   }
 

@@ -34,6 +34,12 @@ export class RawStream {
     this.since = performance.now();
   }
 
+  /** The run ended: a call that streamed and never became an assistant message (it failed) is dropped, so the next starts anew. */
+  reset(): void {
+    this.open.clear();
+    this.mark();
+  }
+
   /** The raw events for one streamed piece: the message's start first, the previous block's stop before a new block. */
   delta(event: Of<'stream_event'>): ClaudeEvent[] {
     const parent = parentOf(event);
@@ -42,15 +48,23 @@ export class RawStream {
     if (message === undefined) {
       message = { id: `msg_${randomBytes(12).toString('hex')}`, block: null };
       this.open.set(parent, message);
-      const start = line(event, message, { type: 'message_start', message: startedMessage(message.id, this.model()) });
-      out.push({ ...start, ttft_ms: Math.round(performance.now() - this.since), thinking_display: 'updates' });
+      const start = line(event, message, {
+        type: 'message_start',
+        message: startedMessage(message.id, this.model()),
+      });
+      out.push({
+        ...start,
+        ttft_ms: Math.round(performance.now() - this.since),
+        thinking_display: 'updates',
+      });
     }
     const { index = 0, ...delta } = event.event;
     if (delta.type === 'content_block_start') {
       out.push(...this.stopBlock(event, message));
       message.block = index;
       const block = delta.content_block;
-      const content_block = block.type === 'tool_use' ? { ...block, name: claudeCodeToolName(block.name) } : block;
+      const content_block =
+        block.type === 'tool_use' ? { ...block, name: claudeCodeToolName(block.name) } : block;
       return [...out, line(event, message, { type: 'content_block_start', index, content_block })];
     }
     return [...out, line(event, message, { type: 'content_block_delta', index, delta })];
