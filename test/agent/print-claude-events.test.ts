@@ -22,6 +22,21 @@ const usage = {
   cache_creation_input_tokens: 2,
 };
 
+/** A run that failed, with no usage. */
+const failedResult: ResultEvent = {
+  ...base,
+  type: 'result',
+  subtype: 'error_during_execution',
+  is_error: true,
+  result: '',
+  duration_ms: 1,
+  duration_api_ms: 1,
+  num_turns: 1,
+  total_cost_usd: 0,
+  usage: {},
+  permission_denials: [],
+};
+
 describe('ClaudeEventPrinter', () => {
   it('system/api_retry goes out with Claude Code’s field set', () => {
     const retry: AgentEvent = {
@@ -106,17 +121,8 @@ describe('ClaudeEventPrinter', () => {
       stop_reason: 'end_turn',
     });
     const result: ResultEvent = {
-      ...base,
-      type: 'result',
-      subtype: 'error_during_execution',
-      is_error: true,
-      result: '',
-      duration_ms: 1,
-      duration_api_ms: 1,
-      num_turns: 1,
-      total_cost_usd: 0,
+      ...failedResult,
       usage: { 'claude-sonnet-5-5': usage, 'claude-haiku-5-5': usage },
-      permission_denials: [],
       error: 'boom',
       model_error: { kind: 'server', message: 'boom', retryable: true, status: 500 },
     };
@@ -148,36 +154,18 @@ describe('tool_use_result', () => {
     usage,
     stop_reason: 'tool_use',
   });
-  const result = (
-    id: string,
-    content: string | { type: 'text'; text: string }[],
-    isError = false,
-  ): AgentEvent => ({
+  const result = (id: string, content: string | { type: 'text'; text: string }[], isError = false): AgentEvent => ({
     ...base,
     type: 'user',
-    message: {
-      role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }],
-    },
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }] },
   });
   const printed = (events: AgentEvent[]) => {
     const printer = new ClaudeEventPrinter(options);
-    return events
-      .flatMap((e) => printer.convert(e))
-      .filter((e) => e.type === 'user')
-      .map((e) => e.tool_use_result);
+    return events.flatMap((e) => printer.convert(e)).filter((e) => e.type === 'user').map((e) => e.tool_use_result);
   };
 
   it("takes each tool's Claude Code object (the interop comparison checks Bash and MCP against the real CLI)", () => {
-    const init: AgentEvent = {
-      ...base,
-      type: 'system',
-      subtype: 'init',
-      cwd: '/w',
-      tools: [],
-      model: 'm',
-      permissionMode: 'default',
-    } as unknown as AgentEvent;
+    const init: AgentEvent = { ...base, type: 'system', subtype: 'init', cwd: '/w', tools: [], model: 'm', permissionMode: 'default' } as unknown as AgentEvent;
     expect(
       printed([
         init,
@@ -190,10 +178,7 @@ describe('tool_use_result', () => {
         result('unknown', 'plain'),
       ]),
     ).toEqual([
-      {
-        type: 'text',
-        file: { filePath: '/w/a.txt', content: 'one\ntwo', numLines: 2, startLine: 1, totalLines: 2 },
-      },
+      { type: 'text', file: { filePath: '/w/a.txt', content: 'one\ntwo', numLines: 2, startLine: 1, totalLines: 2 } },
       'Error: exit code 1',
       [{ type: 'text', text: 'echo: x' }],
       'plain',
@@ -204,36 +189,12 @@ describe('tool_use_result', () => {
 describe('replayUserMessages', () => {
   it('prints the prompt back after system/init, once, before the run’s first event', () => {
     const printer = new ClaudeEventPrinter({ ...options, replayUserMessages: true });
-    const init = {
-      ...base,
-      type: 'system',
-      subtype: 'init',
-      cwd: '/w',
-      tools: [],
-      model: 'm',
-      permissionMode: 'default',
-    } as unknown as AgentEvent;
-    const answer: AgentEvent = {
-      ...base,
-      type: 'assistant',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'a' }] },
-      model: 'm',
-      usage,
-      stop_reason: 'end_turn',
-    };
+    const init = { ...base, type: 'system', subtype: 'init', cwd: '/w', tools: [], model: 'm', permissionMode: 'default' } as unknown as AgentEvent;
+    const answer: AgentEvent = { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'a' }] }, model: 'm', usage, stop_reason: 'end_turn' };
     printer.replay('hello');
     const out = [init, answer, answer].flatMap((e) => printer.convert(e));
-    expect(out.map((e) => `${String(e.type)}${e.isReplay ? ':replay' : ''}`)).toEqual([
-      'system',
-      'user:replay',
-      'assistant',
-      'assistant',
-    ]);
-    expect(out[1]).toMatchObject({
-      message: { role: 'user', content: 'hello' },
-      session_id: 's1',
-      parent_tool_use_id: null,
-    });
+    expect(out.map((e) => `${String(e.type)}${e.isReplay ? ':replay' : ''}`)).toEqual(['system', 'user:replay', 'assistant', 'assistant']);
+    expect(out[1]).toMatchObject({ message: { role: 'user', content: 'hello' }, session_id: 's1', parent_tool_use_id: null });
     const quiet = new ClaudeEventPrinter(options);
     quiet.replay('hello');
     expect(quiet.convert(answer).some((e) => e.isReplay)).toBe(false);
@@ -296,19 +257,7 @@ describe('replayUserMessages', () => {
     ]);
     // a call that streamed and failed (no assistant message): the next run's call opens its own message
     printer.convert(start(base, 0));
-    printer.convert({
-      ...base,
-      type: 'result',
-      subtype: 'error_during_execution',
-      is_error: true,
-      result: '',
-      duration_ms: 1,
-      duration_api_ms: 1,
-      num_turns: 1,
-      total_cost_usd: 0,
-      usage: {},
-      permission_denials: [],
-    });
+    printer.convert(failedResult);
     const next = printer.convert(start(base, 0)).map((e) => (e.event as { type: string }).type);
     expect(next).toEqual(['message_start', 'content_block_start']);
   });
