@@ -167,6 +167,21 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     expect(stops).toEqual(['tool_use', 'end_turn']);
   });
 
+  it('--include-partial-messages with a call cut before any output and retried: one frame per call, nothing repeated', async () => {
+    // the cut attempt takes its step: the first step twice
+    const script = { steps: [TOOL_THEN_DONE.steps![0]!, ...TOOL_THEN_DONE.steps!] };
+    const { dir, server } = await setup({ script, faults: [{ kind: 'cut_stream' }] });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(server.requests.map((r) => r.outcome)[0]).toBe('fault:cut_stream');
+    expect(of(ran, 'system', 'api_retry')).toHaveLength(1);
+    const raw = of(ran, 'stream_event').map((e) => e.event);
+    expect(raw.filter((e) => e.type === 'message_start')).toHaveLength(2);
+    expect(raw.filter((e) => e.type === 'content_block_start').map((e) => e.content_block.type)).toEqual(['tool_use', 'text']);
+    const json = raw.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta.partial_json).join('');
+    expect(JSON.parse(json)).toEqual({ command: 'echo hi > out.txt' });
+  });
+
   it('--include-partial-messages also streams tool input (input_json_delta) and thinking (thinking_delta) at their block index', async () => {
     const { dir } = await setup({
       script: {
