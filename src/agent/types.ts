@@ -4,7 +4,7 @@
  * as they are. A run (one `submitMessage`) yields `system/init` (first run of a
  * session only), then any mix of the others, and ends with exactly one `result`.
  */
-import type { ConversationMessage, ModelError, StopReason, Usage } from '../model/types.js';
+import type { BlockStart, ConversationMessage, ModelError, StopReason, Usage } from '../model/types.js';
 import type { CompactStage, CompactTrigger } from './context/types.js';
 
 /** Every event carries these. `parent_id`/`depth` trace a subagent's or teammate's events to what started them. */
@@ -111,8 +111,12 @@ export type AgentEvent = EventBase &
 
 export type ResultEvent = Extract<AgentEvent, { type: 'result' }>;
 
-/** A piece of the model's answer as it streams, with its block's index (`--include-partial-messages`). */
+/**
+ * A piece of the model's answer as it streams, with its block's index (`--include-partial-messages`):
+ * a block opening (`content_block_start`, with a tool call's id and name), then its deltas.
+ */
 export type StreamDelta =
+  | { type: 'content_block_start'; index: number; content_block: BlockStart }
   | { type: 'text_delta'; text: string; index?: number }
   | { type: 'input_json_delta'; partial_json: string; index: number }
   | { type: 'thinking_delta'; thinking: string; index: number };

@@ -135,7 +135,7 @@ export function registerAgentCommand(program: Command): void {
       'text',
     )
     .option('--verbose', 'accepted for Claude Code compatibility (stream-json is always complete)')
-    .option('--include-partial-messages', 'stream-json: also print the answer as it streams (text, tool input and thinking deltas) as stream_event lines')
+    .option('--include-partial-messages', 'stream-json: also print the answer as it streams, as stream_event lines carrying the raw API events (message_start … message_stop)')
     .option('--dangerously-skip-permissions', 'the same as --permission-mode bypassPermissions')
     .option('--add-dir <directories...>', 'more directories the file tools may reach (repeatable)')
     .option('--mcp-config <configs...>', 'MCP server files or JSON strings, added to .mcp.json')

@@ -188,13 +188,13 @@ export class AnthropicModel implements ModelClient {
   async *#attempt(request: ModelRequest, call: CallState): AsyncGenerator<ModelStreamEvent, AttemptEnd> {
     const assembler = new MessageAssembler();
     let yielded = false;
-    // Tool-input and thinking deltas are held until the attempt commits (text or a whole block), so a
-    // stream cut before that is still retried without duplicate output, as before these deltas existed.
+    // Block starts, tool-input and thinking deltas are held until the attempt commits (text or a whole
+    // block), so a stream cut before that is still retried without duplicate output.
     let held: ModelStreamEvent[] = [];
     try {
       for await (const raw of this.#rawEvents(request, call)) {
         for (const event of assembler.accept(raw)) {
-          if (event.type === 'input_json_delta' || event.type === 'thinking_delta') {
+          if (HELD.has(event.type)) {
             held.push(event);
             continue;
           }
@@ -268,6 +268,9 @@ export class AnthropicModel implements ModelClient {
     yield { type: 'done', message, stopReason, usage, model };
   }
 }
+
+/** Events that are no output yet: held until the attempt commits. */
+const HELD = new Set<ModelStreamEvent['type']>(['block_start', 'input_json_delta', 'thinking_delta']);
 
 function notify(request: ModelRequest, notice: RetryNotice): void {
   try {

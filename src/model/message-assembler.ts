@@ -5,7 +5,7 @@
  * blocks teamd does not model (server tools) are skipped, so event indexes are
  * positions in the final message's content, not the API's block indexes.
  */
-import type { ContentBlock, ModelStreamEvent, StopReason, Usage } from './types.js';
+import type { BlockStart, ContentBlock, ModelStreamEvent, StopReason, Usage } from './types.js';
 import { mergeWireUsage, usageOf } from './usage.js';
 import type { WireContentBlock, WireStreamEvent } from './wire.js';
 
@@ -77,14 +77,20 @@ export class MessageAssembler {
       const text = typeof block.text === 'string' ? block.text : '';
       const partial: Partial = { type: 'text', index: this.#nextIndex++, text };
       this.#open.set(apiIndex, partial);
-      return text === '' ? [] : [{ type: 'text_delta', index: partial.index, text }];
+      const start = blockStart(partial.index, { type: 'text', text: '' });
+      return text === '' ? [start] : [start, { type: 'text_delta', index: partial.index, text }];
     }
     if (block.type === 'tool_use') {
       const { id, name } = block as { id: string; name: string };
-      this.#open.set(apiIndex, { type: 'tool_use', index: this.#nextIndex++, id, name, json: '' });
+      const index = this.#nextIndex++;
+      this.#open.set(apiIndex, { type: 'tool_use', index, id, name, json: '' });
+      return [blockStart(index, { type: 'tool_use', id, name, input: {} })];
     }
     if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-      this.#open.set(apiIndex, openThinking(block, this.#nextIndex++));
+      const partial = openThinking(block, this.#nextIndex++);
+      this.#open.set(apiIndex, partial);
+      const opened = partial.type === 'thinking' ? { type: 'thinking' as const, thinking: '' as const, signature: '' as const } : { type: 'redacted_thinking' as const, data: partial.data };
+      return [blockStart(partial.index, opened)];
     }
     return [];
   }
@@ -160,3 +166,5 @@ function parseInput(partial: { name: string; json: string }): unknown {
     throw new MalformedToolInput(`tool_use ${partial.name}: input is not valid JSON`);
   }
 }
+
+const blockStart = (index: number, block: BlockStart): ModelStreamEvent => ({ type: 'block_start', index, block });

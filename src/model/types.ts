@@ -180,12 +180,24 @@ export interface RetryNotice {
 }
 
 /** What a stream yields. It always ends with exactly one `done`. */
+/** The opening of a content block as the API's `content_block_start` carries it (empty, or a tool call's id and name). */
+export type BlockStart =
+  | { type: 'text'; text: '' }
+  | { type: 'thinking'; thinking: ''; signature: '' }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, never> };
+
 export type ModelStreamEvent =
   | { type: 'text_delta'; index: number; text: string }
   /** A piece of a tool call's input JSON as it streams (the whole call still comes as `tool_use`). */
   | { type: 'input_json_delta'; index: number; partial_json: string }
   /** A piece of extended thinking as it streams (the signed block comes with `done`). */
   | { type: 'thinking_delta'; index: number; thinking: string }
+  /**
+   * A content block opened (the API's `content_block_start`, before its deltas): `text` and `thinking`
+   * empty, `tool_use` with its id and name, so a consumer can print the raw event sequence.
+   */
+  | { type: 'block_start'; index: number; block: BlockStart }
   /** A tool_use block whose input JSON is complete: the runtime may start the tool now. */
   | { type: 'tool_use'; index: number; block: ToolUseBlock }
   /**

@@ -22,6 +22,21 @@ const usage = {
   cache_creation_input_tokens: 2,
 };
 
+/** A run that failed, with no usage. */
+const failedResult: ResultEvent = {
+  ...base,
+  type: 'result',
+  subtype: 'error_during_execution',
+  is_error: true,
+  result: '',
+  duration_ms: 1,
+  duration_api_ms: 1,
+  num_turns: 1,
+  total_cost_usd: 0,
+  usage: {},
+  permission_denials: [],
+};
+
 describe('ClaudeEventPrinter', () => {
   it('system/api_retry goes out with Claude Code’s field set', () => {
     const retry: AgentEvent = {
@@ -106,17 +121,8 @@ describe('ClaudeEventPrinter', () => {
       stop_reason: 'end_turn',
     });
     const result: ResultEvent = {
-      ...base,
-      type: 'result',
-      subtype: 'error_during_execution',
-      is_error: true,
-      result: '',
-      duration_ms: 1,
-      duration_api_ms: 1,
-      num_turns: 1,
-      total_cost_usd: 0,
+      ...failedResult,
       usage: { 'claude-sonnet-5-5': usage, 'claude-haiku-5-5': usage },
-      permission_denials: [],
       error: 'boom',
       model_error: { kind: 'server', message: 'boom', retryable: true, status: 500 },
     };
@@ -192,5 +198,67 @@ describe('replayUserMessages', () => {
     const quiet = new ClaudeEventPrinter(options);
     quiet.replay('hello');
     expect(quiet.convert(answer).some((e) => e.isReplay)).toBe(false);
+  });
+
+  it('--include-partial-messages: one raw frame per agent, a subagent’s interleaved by its tool_use, a failed call dropped at the result', () => {
+    const printer = new ClaudeEventPrinter({ ...options, includePartialMessages: true });
+    type Base = { session_id: string; uuid: string; parent_id: string | null; depth: number };
+    const sub: Base = { ...base, parent_id: 'toolu_task', depth: 1 };
+    const start = (b: Base, index: number): AgentEvent => ({
+      ...b,
+      type: 'stream_event',
+      event: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+    });
+    const text = (b: Base, index: number): AgentEvent => ({
+      ...b,
+      type: 'stream_event',
+      event: { type: 'text_delta', text: 'x', index },
+    });
+    const assistant = (b: Base): AgentEvent => ({
+      ...b,
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+      model: 'm',
+      usage,
+      stop_reason: 'end_turn',
+    });
+    const events = [
+      start(base, 0),
+      text(base, 0),
+      start(sub, 0),
+      text(sub, 0),
+      start(base, 1),
+      text(sub, 0),
+      assistant(sub),
+      assistant(base),
+    ];
+    const printed = events.flatMap((e) => printer.convert(e));
+    const seq = (parent: string | null) =>
+      printed
+        .filter((e) => e.parent_tool_use_id === parent)
+        .map((e) => (e.type === 'stream_event' ? `${(e.event as { type: string }).type}` : e.type));
+    const frame = ['message_start', 'content_block_start', 'content_block_delta'];
+    expect(seq(null)).toEqual([
+      ...frame,
+      'content_block_stop',
+      'content_block_start',
+      'assistant',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(seq('toolu_task')).toEqual([
+      ...frame,
+      'content_block_delta',
+      'assistant',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    // a call that streamed and failed (no assistant message): the next run's call opens its own message
+    printer.convert(start(base, 0));
+    printer.convert(failedResult);
+    const next = printer.convert(start(base, 0)).map((e) => (e.event as { type: string }).type);
+    expect(next).toEqual(['message_start', 'content_block_start']);
   });
 });

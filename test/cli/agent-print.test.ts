@@ -125,13 +125,61 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     });
     const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages']);
     expect(ran.code, ran.stderr).toBe(0);
-    const deltas = of(ran, 'stream_event');
+    const deltas = of(ran, 'stream_event').filter((d) => d.event.type === 'content_block_delta');
     expect(deltas.length).toBeGreaterThan(0);
     expect(deltas[0]).toMatchObject({
       parent_tool_use_id: null,
       event: { type: 'content_block_delta', delta: { type: 'text_delta' } },
     });
     expect(deltas.map((d) => d.event.delta.text).join('')).toBe('Hello there.');
+  });
+
+  it('--include-partial-messages prints the raw API sequence with Claude Code fields around each assistant message', async () => {
+    const { dir } = await setup({ script: TOOL_THEN_DONE });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const shapes = ran.events
+      .filter((e) => ['stream_event', 'assistant', 'user'].includes(e.type))
+      .map((e) => (e.type === 'stream_event' ? e.event.type : e.type))
+      .filter((t, i, all) => t !== 'content_block_delta' || all[i - 1] !== t);
+    // the assistant event before the last block's stop, where Claude Code prints it (test/interop compares)
+    const call = ['message_start', 'content_block_start', 'content_block_delta', 'assistant', 'content_block_stop', 'message_delta', 'message_stop'];
+    expect(shapes).toEqual([...call, 'user', ...call]);
+    const streamed = of(ran, 'stream_event');
+    const init = of(ran, 'system', 'init')[0]!;
+    const [first, second] = of(ran, 'assistant');
+    for (const e of streamed) {
+      const extra = e.event.type === 'message_start' ? ['thinking_display', 'ttft_ms'] : [];
+      expect(Object.keys(e).sort()).toEqual(
+        ['api_message_id', 'event', 'parent_tool_use_id', 'session_id', 'type', 'uuid', ...extra].sort(),
+      );
+      expect(e).toMatchObject({ session_id: init.session_id, parent_tool_use_id: null });
+    }
+    expect([...new Set(streamed.map((e) => e.api_message_id))]).toEqual([first!.message.id, second!.message.id]);
+    expect(new Set(streamed.map((e) => e.uuid)).size).toBe(streamed.length);
+    const [start] = streamed.filter((e) => e.event.type === 'message_start');
+    expect(start!.ttft_ms).toBeGreaterThanOrEqual(0);
+    expect(start!.event.message).toMatchObject({ id: first!.message.id, role: 'assistant', model: 'claude-sonnet-5', content: [] });
+    const blockStart = streamed.find((e) => e.event.type === 'content_block_start')!;
+    expect(blockStart.event).toMatchObject({ index: 0, content_block: { type: 'tool_use', name: 'Bash', input: {} } });
+    expect(blockStart.event.content_block.id).toBe(first!.message.content[0].id);
+    const stops = streamed.filter((e) => e.event.type === 'message_delta').map((e) => e.event.delta.stop_reason);
+    expect(stops).toEqual(['tool_use', 'end_turn']);
+  });
+
+  it('--include-partial-messages with a call cut before any output and retried: one frame per call, nothing repeated', async () => {
+    // the cut attempt takes its step: the first step twice
+    const script = { steps: [TOOL_THEN_DONE.steps![0]!, ...TOOL_THEN_DONE.steps!] };
+    const { dir, server } = await setup({ script, faults: [{ kind: 'cut_stream' }] });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(server.requests.map((r) => r.outcome)[0]).toBe('fault:cut_stream');
+    expect(of(ran, 'system', 'api_retry')).toHaveLength(1);
+    const raw = of(ran, 'stream_event').map((e) => e.event);
+    expect(raw.filter((e) => e.type === 'message_start')).toHaveLength(2);
+    expect(raw.filter((e) => e.type === 'content_block_start').map((e) => e.content_block.type)).toEqual(['tool_use', 'text']);
+    const json = raw.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta.partial_json).join('');
+    expect(JSON.parse(json)).toEqual({ command: 'echo hi > out.txt' });
   });
 
   it('--include-partial-messages also streams tool input (input_json_delta) and thinking (thinking_delta) at their block index', async () => {
@@ -150,7 +198,9 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     });
     const ran = await agent(dir, ['-p', 'hi', ...API, '--include-partial-messages', '--dangerously-skip-permissions']);
     expect(ran.code, ran.stderr).toBe(0);
-    const deltas = of(ran, 'stream_event').map((d) => d.event as { index: number; delta: Record<string, string> });
+    const deltas = of(ran, 'stream_event')
+      .filter((d) => d.event.type === 'content_block_delta')
+      .map((d) => d.event as { index: number; delta: Record<string, string> });
     const thinking = deltas.filter((d) => d.delta.type === 'thinking_delta');
     expect(thinking.map((d) => d.delta.thinking).join('')).toBe('I should write the file first.');
     const input = deltas.filter((d) => d.delta.type === 'input_json_delta');

@@ -301,4 +301,20 @@ describe.skipIf(!claude.ok)('--include-partial-messages', () => {
     expect(deltas(td)).toEqual(deltas(cc));
     expect(deltas(td)).toContain('0:input_json_delta');
   });
+
+  it('both print the same raw event sequence (message_start … message_stop) around the same messages, tool turns and the text turn alike', () => {
+    const sequence = (run: ClientRun) =>
+      run.events
+        .filter((e) => e.type === 'stream_event' || e.type === 'assistant' || e.type === 'user')
+        .map((e) => (e.type === 'stream_event' ? String((e.event as { type?: string }).type) : String(e.type)))
+        .filter((t, i, all) => t !== 'content_block_delta' || all[i - 1] !== t);
+    console.log(`interop partial sequence: ${sequence(cc).join(' ')}\n  teamd: ${sequence(td).join(' ')}`);
+    expect(sequence(cc)).toContain('message_start');
+    expect(sequence(td)).toEqual(sequence(cc));
+    const fields = (run: ClientRun) =>
+      [...new Set(run.events.filter((e) => e.type === 'stream_event').map((e) => Object.keys(e).sort().join(',')))];
+    const first = (run: ClientRun) => JSON.stringify(run.events.filter((e) => e.type === 'stream_event').slice(0, 2));
+    console.log(`interop partial first events: ${first(cc)}\n  teamd: ${first(td)}`);
+    expect(fields(td)).toEqual(fields(cc));
+  });
 });

@@ -134,6 +134,11 @@ describe('AnthropicModel retries', () => {
     const { done, events, outcomes } = await run(client());
     expect(outcomes).toEqual(['fault:cut_stream', 'answered']);
     expect(events.filter((e) => e.type === 'tool_use')).toHaveLength(1);
+    // the cut attempt's block start and input chunk were held: printed once, by the answering attempt
+    const starts = events.filter((e) => e.type === 'block_start');
+    expect(starts).toEqual([{ type: 'block_start', index: 0, block: expect.objectContaining({ type: 'tool_use', name: 'bash', input: {} }) }]);
+    const json = events.flatMap((e) => (e.type === 'input_json_delta' ? [e.partial_json] : [])).join('');
+    expect(JSON.parse(json)).toEqual({ command: 'echo one two three' });
     expect(done.stopReason).toBe('tool_use');
     expect(done.message.content).toEqual([
       expect.objectContaining({ name: 'bash', input: { command: 'echo one two three' } }),

@@ -68,6 +68,12 @@ describe('AnthropicModel streaming against the fake Messages API', () => {
       [2, 'toolu_b'],
     ]);
     expect(toolEvents[0]!.block.input).toEqual(input);
+    // each block opens (content_block_start) before its deltas, a tool call with its id and name
+    const starts = events.flatMap((e) => (e.type === 'block_start' ? [[e.index, e.block.type]] : []));
+    expect(starts).toEqual([[0, 'text'], [1, 'tool_use'], [2, 'tool_use']]);
+    const firstInput = events.findIndex((e) => e.type === 'input_json_delta' && e.index === 1);
+    expect(events.findIndex((e) => e.type === 'block_start' && e.index === 1)).toBeLessThan(firstInput);
+    expect(events.find((e) => e.type === 'block_start' && e.index === 2)).toMatchObject({ block: { id: 'toolu_b', name: 'bash' } });
     // the first tool is announced before the second one's events arrive
     expect(events.indexOf(toolEvents[0]!)).toBeLessThan(events.indexOf(toolEvents[1]!));
     expect(done.stopReason).toBe('tool_use');

@@ -9,6 +9,7 @@ import type { ContentBlock, ToolResultBlock } from '../../model/types.js';
 import { claudeCodeToolName } from '../../tools/claude-names.js';
 import type { AgentEvent, ResultEvent } from '../types.js';
 import { claudeResult } from './claude-result.js';
+import { RawStream } from './raw-stream.js';
 import type { ClaudeEvent, PrintOptions } from './types.js';
 
 type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
@@ -19,6 +20,8 @@ export class ClaudeEventPrinter {
   private stopReason: string | null = null;
   private replaying: string | ContentBlock[] | null = null;
   private cwd = process.cwd();
+  private model = '';
+  private readonly raw = new RawStream(() => this.model);
   /** The calls of this run by id, so a result's `tool_use_result` takes its tool's shape. */
   private readonly calls = new Map<string, { name: string; input: unknown }>();
 
@@ -31,6 +34,7 @@ export class ClaudeEventPrinter {
 
   /** The Claude Code event(s) for one teamd event; none for events Claude Code has no counterpart for. */
   convert(event: AgentEvent): ClaudeEvent[] {
+    if (event.type !== 'stream_event' && event.type !== 'assistant') this.raw.mark();
     const shaped = this.shape(event);
     if (this.replaying === null || shaped.length === 0 || (event.type === 'system' && event.subtype === 'init'))
       return shaped;
@@ -54,11 +58,11 @@ export class ClaudeEventPrinter {
         if (event.subtype === 'init') return [this.init(event)];
         return [event.subtype === 'api_retry' ? apiRetry(event) : asIs(event)];
       case 'assistant':
-        return [this.assistant(event)];
+        return this.withFrame(event);
       case 'user':
         return this.user(event);
       case 'stream_event':
-        return this.options.includePartialMessages ? [this.delta(event)] : [];
+        return this.options.includePartialMessages ? this.raw.delta(event) : [];
       case 'result':
         return [this.result(event)];
       default:
@@ -67,11 +71,13 @@ export class ClaudeEventPrinter {
   }
 
   result(event: ResultEvent): ClaudeEvent {
+    this.raw.reset();
     return claudeResult(event, event.subtype === 'success' ? this.stopReason : null);
   }
 
   private init(event: Extract<Of<'system'>, { subtype: 'init' }>): ClaudeEvent {
     this.cwd = event.cwd;
+    this.model = event.model;
     const tools = event.tools.map(claudeCodeToolName);
     const mcp_servers = this.options.mcpServers.map((name) => ({
       name,
@@ -98,13 +104,19 @@ export class ClaudeEventPrinter {
     };
   }
 
-  private assistant(event: Of<'assistant'>): ClaudeEvent {
+  /** The assistant message, then (when streamed) its last block's stop, `message_delta` and `message_stop`. */
+  private withFrame(event: Of<'assistant'>): ClaudeEvent[] {
+    const message = this.assistant(event, this.raw.messageId(event));
+    return [message, ...this.raw.finish(event)];
+  }
+
+  private assistant(event: Of<'assistant'>, id = `msg_${randomBytes(12).toString('hex')}`): ClaudeEvent {
     this.stopReason = event.stop_reason ?? null;
     const blocks = typeof event.message.content === 'string' ? [] : event.message.content;
     for (const block of blocks)
       if (block.type === 'tool_use') this.calls.set(block.id, { name: block.name, input: block.input });
     const message = {
-      id: `msg_${randomBytes(12).toString('hex')}`,
+      id,
       type: 'message',
       role: 'assistant',
       model: event.model,
@@ -124,13 +136,6 @@ export class ClaudeEventPrinter {
     const first = results[0]!;
     const tool_use_result = toolUseResult(first, this.calls.get(first.tool_use_id), this.cwd);
     return [{ type: 'user', message: event.message, ...common(event), tool_use_result }];
-  }
-
-  /** The API's `content_block_delta` event: text, tool input JSON, or thinking, at its block's index. */
-  private delta(event: Of<'stream_event'>): ClaudeEvent {
-    const { index = 0, ...delta } = event.event;
-    const raw = { type: 'content_block_delta', index, delta };
-    return { type: 'stream_event', event: raw, ...common(event) };
   }
 }
 

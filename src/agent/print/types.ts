@@ -12,7 +12,8 @@
  * - `user` with tool results → `{type:'user', message, parent_tool_use_id,
  *   tool_use_result}`; the prompt itself is not echoed (as Claude Code).
  * - `stream_event` → only with `--include-partial-messages`, as the raw API
- *   event `content_block_delta` / `text_delta`.
+ *   events: `message_start`, `content_block_start|delta|stop`, and after the
+ *   `assistant` event `message_delta`, `message_stop` (./raw-stream.ts).
  * - `system/api_retry` as it is.
  * - `result` → flat `usage` (summed over models), `modelUsage` per model
  *   (camelCase, `costUSD`), `stop_reason`, `api_error_status`, `session_id`.

@@ -1,5 +1,5 @@
 /** A scripted answer as the stream events a real model would produce. */
-import type { ContentBlock, ModelStreamEvent } from '../types.js';
+import type { BlockStart, ContentBlock, ModelStreamEvent } from '../types.js';
 
 /** Splits text into up to `parts` pieces, so consumers see several deltas as from the API. */
 export function chunksOf(text: string, parts = 3): string[] {
@@ -12,13 +12,19 @@ export function chunksOf(text: string, parts = 3): string[] {
 
 /** The events of one block: text deltas for text, input deltas then one `tool_use` event for a tool call, thinking deltas. */
 export function blockEvents(block: ContentBlock, index: number): ModelStreamEvent[] {
-  if (block.type === 'text') return chunksOf(block.text).map((text) => ({ type: 'text_delta', index, text }));
+  if (block.type === 'text')
+    return [start(index, { type: 'text', text: '' }), ...chunksOf(block.text).map((text): ModelStreamEvent => ({ type: 'text_delta', index, text }))];
   if (block.type === 'tool_use') {
     const json = JSON.stringify(block.input ?? {});
     const parts = chunksOf(json).map((partial_json): ModelStreamEvent => ({ type: 'input_json_delta', index, partial_json }));
-    return [...parts, { type: 'tool_use', index, block }];
+    const opened = start(index, { type: 'tool_use', id: block.id, name: block.name, input: {} });
+    return [opened, ...parts, { type: 'tool_use', index, block }];
   }
-  if (block.type === 'thinking')
-    return chunksOf(block.thinking).map((thinking) => ({ type: 'thinking_delta', index, thinking }));
+  if (block.type === 'thinking') {
+    const deltas = chunksOf(block.thinking).map((thinking): ModelStreamEvent => ({ type: 'thinking_delta', index, thinking }));
+    return [start(index, { type: 'thinking', thinking: '', signature: '' }), ...deltas];
+  }
   return [];
 }
+
+const start = (index: number, block: BlockStart): ModelStreamEvent => ({ type: 'block_start', index, block });
