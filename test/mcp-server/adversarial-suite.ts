@@ -1,6 +1,6 @@
 /**
  * The adversarial suite (adversarial.test.ts runs it small inside `npm test`,
- * test/faults/mcp-hostile-input.test.ts large under `npm run test:faults`).
+ * test/faults/full/mcp-hostile-input.test.ts large under `npm run test:faults`).
  * Generated bad input against the real `teamd mcp` process: ids and agent
  * names that are paths (traversal, absolute, separators, `..`), too long,
  * empty or odd; oversized subjects, descriptions and messages. Each call is a
