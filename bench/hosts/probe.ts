@@ -58,7 +58,9 @@ function treeRssMB(pid: number): number {
 }
 
 const daemon = await loadDaemon();
-const repo = await makeBenchRepo(script, { teammates: teammates(count), host });
+// Every host works in per-teammate worktrees: the sandbox needs one (it makes the repository read-only), and the
+// same mode for all keeps the rows comparable.
+const repo = await makeBenchRepo(script, { teammates: teammates(count), host, worktrees: { mode: 'per-teammate' } });
 const began = performance.now();
 const team = await startTeam(daemon, repo, 1_000);
 await allIdle(team);
