@@ -44,14 +44,26 @@ it("a teammate's own thinking, effort and maxTokens win over the team's, key by 
       .filter((q) => q.agent === agent && q.path.startsWith('/v1/messages'))
       .map((q) => {
         const body = q.body as unknown as Record<string, unknown>;
-        return { max_tokens: body['max_tokens'], thinking: body['thinking'], output_config: body['output_config'] };
+        return {
+          max_tokens: body['max_tokens'],
+          thinking: body['thinking'],
+          output_config: body['output_config'],
+        };
       });
   const ann = sent('ann');
   const bob = sent('bob');
   expect(ann.length).toBeGreaterThan(0);
   expect(bob.length).toBeGreaterThan(0);
   for (const body of ann)
-    expect(body).toEqual({ max_tokens: 20_000, thinking: { type: 'adaptive' }, output_config: { effort: 'high' } });
+    expect(body).toEqual({
+      max_tokens: 20_000,
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'high' },
+    });
   for (const body of bob)
-    expect(body).toEqual({ max_tokens: 16_000, thinking: { type: 'enabled', budget_tokens: 2_048 }, output_config: undefined });
+    expect(body).toEqual({
+      max_tokens: 16_000,
+      thinking: { type: 'enabled', budget_tokens: 2_048 },
+      output_config: undefined,
+    });
 });

@@ -27,9 +27,13 @@ const UPSTREAM_MODEL = 'claude-sonnet-5-5';
 const litellm = ensureLiteLLM();
 if (!litellm.ok) console.log(`interop: LiteLLM skipped: ${litellm.reason}`);
 else if (litellm.installSeconds !== undefined)
-  console.log(`interop: LiteLLM ${litellm.version} installed in ${litellm.installSeconds} s, ${litellm.sizeMb} MB`);
-const heavy = litellm.ok && ((litellm.installSeconds ?? 0) > HEAVY.seconds || (litellm.sizeMb ?? 0) > HEAVY.megabytes);
-if (heavy) console.log('interop: LiteLLM skipped: its install is heavier than the limit (see the numbers above)');
+  console.log(
+    `interop: LiteLLM ${litellm.version} installed in ${litellm.installSeconds} s, ${litellm.sizeMb} MB`,
+  );
+const heavy =
+  litellm.ok && ((litellm.installSeconds ?? 0) > HEAVY.seconds || (litellm.sizeMb ?? 0) > HEAVY.megabytes);
+if (heavy)
+  console.log('interop: LiteLLM skipped: its install is heavier than the limit (see the numbers above)');
 
 const SCRIPT = {
   steps: [
@@ -43,43 +47,66 @@ const SCRIPT = {
   ],
 };
 
-describe.skipIf(!litellm.ok || heavy)(`LiteLLM ${litellm.ok ? litellm.version : ''} proxy in front of the fake server`, () => {
-  let upstream: FakeAnthropicServer;
-  let proxy: LiteLLMProxy;
-  let dir: string;
-  beforeAll(async () => {
-    if (!litellm.ok) return;
-    dir = mkdtempSync(join(tmpdir(), 'teamd-litellm-'));
-    upstream = await startFakeAnthropicServer({ script: SCRIPT, apiKey: UPSTREAM_KEY });
-    proxy = await startLiteLLM(litellm.bin, dir, liteLLMConfig({ [PROXY_MODEL]: UPSTREAM_MODEL }, upstream.url));
-  });
-  afterAll(async () => {
-    await proxy?.stop();
-    await upstream?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+describe.skipIf(!litellm.ok || heavy)(
+  `LiteLLM ${litellm.ok ? litellm.version : ''} proxy in front of the fake server`,
+  () => {
+    let upstream: FakeAnthropicServer;
+    let proxy: LiteLLMProxy;
+    let dir: string;
+    beforeAll(async () => {
+      if (!litellm.ok) return;
+      dir = mkdtempSync(join(tmpdir(), 'teamd-litellm-'));
+      upstream = await startFakeAnthropicServer({ script: SCRIPT, apiKey: UPSTREAM_KEY });
+      proxy = await startLiteLLM(
+        litellm.bin,
+        dir,
+        liteLLMConfig({ [PROXY_MODEL]: UPSTREAM_MODEL }, upstream.url),
+      );
+    });
+    afterAll(async () => {
+      await proxy?.stop();
+      await upstream?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-  it('teamd agent -p with ANTHROPIC_AUTH_TOKEN: the tool ran, the answer came back, every call went through the proxy', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_AUTH_TOKEN: MASTER_KEY };
-    delete env.ANTHROPIC_API_KEY;
-    const args = ['-p', 'Write proxied.txt', '--model', PROXY_MODEL, '--output-format', 'stream-json', '--verbose'];
-    const run = await runProcess(
-      process.execPath,
-      ['--import', TSX_LOADER, MAIN, 'agent', ...args, '--dangerously-skip-permissions'],
-      { cwd: dir, env, timeoutMs: 120_000 },
-    );
-    const why = `${run.stderr}\n--- proxy ---\n${proxy.output().slice(-4000)}`;
-    expect(run.code, why).toBe(0);
-    expect(existsSync(join(dir, 'proxied.txt')), why).toBe(true);
-    expect(readFileSync(join(dir, 'proxied.txt'), 'utf8')).toBe('through-litellm\n');
-    expect(run.events.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Wrote proxied.txt through the proxy.' });
-    // the fake server saw LiteLLM's upstream key and model, never teamd's token or model name
-    const answered = upstream.requests.filter((r) => r.outcome === 'answered');
-    expect(answered).toHaveLength(2);
-    for (const r of answered) {
-      expect(r.body?.model).toBe(UPSTREAM_MODEL);
-      expect(JSON.stringify(r.headers)).not.toContain(MASTER_KEY);
-    }
-    expect(run.stderr).toMatch(new RegExp(`${PROXY_MODEL}: not in teamd's model table`));
-  });
-});
+    it('teamd agent -p with ANTHROPIC_AUTH_TOKEN: the tool ran, the answer came back, every call went through the proxy', async () => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        ANTHROPIC_BASE_URL: proxy.url,
+        ANTHROPIC_AUTH_TOKEN: MASTER_KEY,
+      };
+      delete env.ANTHROPIC_API_KEY;
+      const args = [
+        '-p',
+        'Write proxied.txt',
+        '--model',
+        PROXY_MODEL,
+        '--output-format',
+        'stream-json',
+        '--verbose',
+      ];
+      const run = await runProcess(
+        process.execPath,
+        ['--import', TSX_LOADER, MAIN, 'agent', ...args, '--dangerously-skip-permissions'],
+        { cwd: dir, env, timeoutMs: 120_000 },
+      );
+      const why = `${run.stderr}\n--- proxy ---\n${proxy.output().slice(-4000)}`;
+      expect(run.code, why).toBe(0);
+      expect(existsSync(join(dir, 'proxied.txt')), why).toBe(true);
+      expect(readFileSync(join(dir, 'proxied.txt'), 'utf8')).toBe('through-litellm\n');
+      expect(run.events.at(-1)).toMatchObject({
+        type: 'result',
+        subtype: 'success',
+        result: 'Wrote proxied.txt through the proxy.',
+      });
+      // the fake server saw LiteLLM's upstream key and model, never teamd's token or model name
+      const answered = upstream.requests.filter((r) => r.outcome === 'answered');
+      expect(answered).toHaveLength(2);
+      for (const r of answered) {
+        expect(r.body?.model).toBe(UPSTREAM_MODEL);
+        expect(JSON.stringify(r.headers)).not.toContain(MASTER_KEY);
+      }
+      expect(run.stderr).toMatch(new RegExp(`${PROXY_MODEL}: not in teamd's model table`));
+    });
+  },
+);

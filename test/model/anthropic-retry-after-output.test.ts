@@ -36,7 +36,10 @@ async function run(content: ScriptContent[], faults: Fault[], extra: Partial<Ant
   server.setScript({ rules: [{ times: 'always', content }] });
   server.inject(faults);
   const notices: RetryNotice[] = [];
-  const result = await collect(clientOn(server.url, extra), requestOf('hi', { tools, onRetry: (n) => notices.push(n) }));
+  const result = await collect(
+    clientOn(server.url, extra),
+    requestOf('hi', { tools, onRetry: (n) => notices.push(n) }),
+  );
   return { ...result, notices, outcomes: server.requests.map((r) => r.outcome) };
 }
 
@@ -48,7 +51,13 @@ describe('a stream broken after output', () => {
   it('a cut inside a tool_use block after text is retried: the retry says the text is void, the answer is whole once', async () => {
     const { done, events, notices, outcomes } = await run(TEXT_THEN_TOOL, [{ kind: 'cut_stream' }]);
     expect(outcomes).toEqual(['fault:cut_stream', 'answered']);
-    expect(notices).toEqual([expect.objectContaining({ attempt: 1, discarded: true, error: expect.objectContaining({ kind: 'connection' }) })]);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        discarded: true,
+        error: expect.objectContaining({ kind: 'connection' }),
+      }),
+    ]);
     const retry = events.find((e) => e.type === 'retry');
     expect(retry).toMatchObject({ notice: { discarded: true } });
     // the cut attempt's text went out before the retry; after it, the answer once
@@ -71,7 +80,9 @@ describe('a stream broken after output', () => {
 
   it('a cut after a complete tool_use is not retried (its tool may be running): a retryable connection error', async () => {
     const content = [...TEXT_THEN_TOOL, { type: 'text' as const, text: 'And more.' }];
-    const { done, events, notices, outcomes } = await run(content, [{ kind: 'cut_stream', at: 'after_tool' }]);
+    const { done, events, notices, outcomes } = await run(content, [
+      { kind: 'cut_stream', at: 'after_tool' },
+    ]);
     expect(outcomes).toEqual(['fault:cut_stream']);
     expect(notices).toEqual([]);
     expect(events.filter((e) => e.type === 'tool_use')).toHaveLength(1);
@@ -97,7 +108,9 @@ describe('a stream broken after output', () => {
   });
 
   it('no_content_block_stop after text went out: retried, then the whole answer (never a success from the broken one)', async () => {
-    const { done, notices, outcomes, events } = await run(TEXT_THEN_TOOL, [{ kind: 'no_content_block_stop' }]);
+    const { done, notices, outcomes, events } = await run(TEXT_THEN_TOOL, [
+      { kind: 'no_content_block_stop' },
+    ]);
     expect(outcomes).toEqual(['fault:no_content_block_stop', 'answered']);
     expect(notices).toEqual([expect.objectContaining({ discarded: true })]);
     expect(textOf(afterLastRetry(events))).toBe('Let me look.');
@@ -108,27 +121,42 @@ describe('a stream broken after output', () => {
   it('generated answers and cuts: a tool_use goes out at most once; after the last retry the output is the answer', async () => {
     const block = fc.oneof(
       fc.record({ type: fc.constant('text' as const), text: fc.string({ minLength: 1, maxLength: 12 }) }),
-      fc.record({ type: fc.constant('thinking' as const), thinking: fc.string({ minLength: 1, maxLength: 12 }) }),
+      fc.record({
+        type: fc.constant('thinking' as const),
+        thinking: fc.string({ minLength: 1, maxLength: 12 }),
+      }),
       fc.record({
         type: fc.constant('tool_use' as const),
         name: fc.constant('bash'),
         input: fc.record({ command: fc.string({ maxLength: 12 }) }),
       }),
     );
-    const fault = fc.constantFrom<Fault>({ kind: 'cut_stream' }, { kind: 'cut_stream', at: 'after_tool' }, { kind: 'no_content_block_stop' });
+    const fault = fc.constantFrom<Fault>(
+      { kind: 'cut_stream' },
+      { kind: 'cut_stream', at: 'after_tool' },
+      { kind: 'no_content_block_stop' },
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(block, { minLength: 1, maxLength: 4 }), fc.array(fault, { maxLength: 2 }), async (content, faults) => {
-        server.requests.length = 0;
-        const { done, events, notices } = await run(content, faults);
-        const tools = events.filter((e) => e.type === 'tool_use');
-        expect(tools.length).toBeLessThanOrEqual(content.filter((b) => b.type === 'tool_use').length);
-        const retryAfterTool = events.some((e, i) => e.type === 'retry' && events.slice(0, i).some((x) => x.type === 'tool_use'));
-        expect(retryAfterTool).toBe(false);
-        if (done.stopReason === 'error') return;
-        expect(textOf(afterLastRetry(events))).toBe(content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''));
-        expect(done.message.content.map((b) => b.type)).toEqual(content.map((b) => b.type));
-        expect(notices.length).toBeLessThanOrEqual(faults.length);
-      }),
+      fc.asyncProperty(
+        fc.array(block, { minLength: 1, maxLength: 4 }),
+        fc.array(fault, { maxLength: 2 }),
+        async (content, faults) => {
+          server.requests.length = 0;
+          const { done, events, notices } = await run(content, faults);
+          const tools = events.filter((e) => e.type === 'tool_use');
+          expect(tools.length).toBeLessThanOrEqual(content.filter((b) => b.type === 'tool_use').length);
+          const retryAfterTool = events.some(
+            (e, i) => e.type === 'retry' && events.slice(0, i).some((x) => x.type === 'tool_use'),
+          );
+          expect(retryAfterTool).toBe(false);
+          if (done.stopReason === 'error') return;
+          expect(textOf(afterLastRetry(events))).toBe(
+            content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
+          );
+          expect(done.message.content.map((b) => b.type)).toEqual(content.map((b) => b.type));
+          expect(notices.length).toBeLessThanOrEqual(faults.length);
+        },
+      ),
       { numRuns: 25 },
     );
   });

@@ -24,7 +24,9 @@ export function liteLLMCacheDir(version = LITELLM_VERSION): string {
 function run(cmd: string, args: string[], timeoutMs: number): string | null {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: timeoutMs });
   if (r.status === 0) return null;
-  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').filter((l) => /error/i.test(l)).slice(-2).join(' | ');
+  const lines = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n');
+  const errors = lines.filter((l) => /error/i.test(l));
+  const out = (errors.length > 0 ? errors : lines).slice(-2).join(' | ');
   return `${cmd} ${args.join(' ')} failed (${r.status ?? r.signal ?? r.error?.message}): ${out}`;
 }
 
@@ -63,11 +65,17 @@ export function ensureLiteLLM(version = LITELLM_VERSION): LiteLLM {
     mkdirSync(join(dir, '..'), { recursive: true });
     const started = performance.now();
     const failed = installInto(dir, version);
-    if (failed) return { ok: false, reason: failed };
+    if (failed)
+      return {
+        ok: false,
+        reason: `could not install litellm[proxy]==${version} (no python3 venv, no pip, or no package registry?): ${failed}`,
+      };
     const cost = { installSeconds: Math.round((performance.now() - started) / 1000), sizeMb: sizeMbOf(dir) };
     writeFileSync(marker, JSON.stringify(cost) + '\n');
   }
   if (!existsSync(bin)) return { ok: false, reason: `${bin} is missing after the install` };
-  const cost = existsSync(marker) ? (JSON.parse(readFileSync(marker, 'utf8')) as { installSeconds: number; sizeMb: number }) : {};
+  const cost = existsSync(marker)
+    ? (JSON.parse(readFileSync(marker, 'utf8')) as { installSeconds: number; sizeMb: number })
+    : {};
   return { ok: true, bin, version, ...cost };
 }

@@ -27,7 +27,12 @@ export function liteLLMConfig(models: Record<string, string>, upstream: string):
       `      api_key: ${JSON.stringify(UPSTREAM_KEY)}`,
     ].join('\n'),
   );
-  const settings = ['litellm_settings:', '  telemetry: false', 'general_settings:', `  master_key: ${MASTER_KEY}`];
+  const settings = [
+    'litellm_settings:',
+    '  telemetry: false',
+    'general_settings:',
+    `  master_key: ${MASTER_KEY}`,
+  ];
   return ['model_list:', ...entries, ...settings, ''].join('\n');
 }
 
@@ -45,7 +50,10 @@ function freePort(): Promise<number> {
 /** Resolves when the proxy says it listens (Uvicorn's startup line); rejects if it exits or takes over `timeoutMs`. */
 function listening(child: ChildProcess, out: () => string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`LiteLLM did not start in ${timeoutMs} ms:\n${out()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`LiteLLM did not start in ${timeoutMs} ms:\n${out()}`)),
+      timeoutMs,
+    );
     const check = () => {
       if (!/Uvicorn running on|Application startup complete/.test(out())) return;
       clearTimeout(timer);
@@ -64,8 +72,16 @@ export async function startLiteLLM(bin: string, dir: string, config: string): Pr
   const file = join(dir, 'litellm-config.yaml');
   writeFileSync(file, config);
   const port = await freePort();
-  const env = { ...process.env, LITELLM_LOCAL_MODEL_COST_MAP: 'True', LITELLM_TELEMETRY: 'False', NO_PROXY: '127.0.0.1' };
-  const child = spawn(bin, ['--config', file, '--host', '127.0.0.1', '--port', String(port)], { cwd: dir, env });
+  const env = {
+    ...process.env,
+    LITELLM_LOCAL_MODEL_COST_MAP: 'True',
+    LITELLM_TELEMETRY: 'False',
+    NO_PROXY: '127.0.0.1',
+  };
+  const child = spawn(bin, ['--config', file, '--host', '127.0.0.1', '--port', String(port)], {
+    cwd: dir,
+    env,
+  });
   let text = '';
   const keep = (d: Buffer) => (text = (text + d.toString()).slice(-20_000));
   child.stdout.on('data', keep);
