@@ -2,8 +2,9 @@
 // environment under .cache/litellm/<version>/ (never into the project). Pinned. What the install
 // cost (seconds, megabytes) is measured and returned, so the test can print it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runStep, settleStaging } from '../../support/cache-install.js';
 
 export const LITELLM_VERSION = '1.76.1';
 
@@ -21,15 +22,6 @@ export function liteLLMCacheDir(version = LITELLM_VERSION): string {
   return join(base, version);
 }
 
-function run(cmd: string, args: string[], timeoutMs: number): string | null {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: timeoutMs });
-  if (r.status === 0) return null;
-  const lines = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n');
-  const errors = lines.filter((l) => /error/i.test(l));
-  const out = (errors.length > 0 ? errors : lines).slice(-2).join(' | ');
-  return `${cmd} ${args.join(' ')} failed (${r.status ?? r.signal ?? r.error?.message}): ${out}`;
-}
-
 const sizeMbOf = (dir: string): number => {
   const r = spawnSync('du', ['-sm', dir], { encoding: 'utf8' });
   return Number.parseInt(r.stdout ?? '', 10) || 0;
@@ -42,18 +34,9 @@ function installInto(dir: string, version: string): string | null {
   const pip = join(staging, 'bin', 'pip');
   const pipArgs = ['install', '--disable-pip-version-check', '--timeout', '30', '--retries', '1'];
   const failed =
-    run('python3', ['-m', 'venv', staging], 120_000) ??
-    run(pip, [...pipArgs, `litellm[proxy]==${version}`], HEAVY.seconds * 1000 * 2);
-  if (failed) {
-    rmSync(staging, { recursive: true, force: true });
-    return failed;
-  }
-  try {
-    renameSync(staging, dir);
-  } catch {
-    rmSync(staging, { recursive: true, force: true }); // another process installed it first
-  }
-  return null;
+    runStep('python3', ['-m', 'venv', staging], undefined, 120_000) ??
+    runStep(pip, [...pipArgs, `litellm[proxy]==${version}`], undefined, HEAVY.seconds * 1000 * 2);
+  return settleStaging(staging, dir, failed);
 }
 
 /** The pinned proxy, installing it on first use; a reason (for a skip line) when that cannot be done. */

@@ -2,8 +2,8 @@
 // to an `anthropic/` model whose api_base is the fake Messages API), started, waited for, stopped.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../support/free-port.js';
 
 export const MASTER_KEY = 'sk-teamd-litellm-master';
 /** The key LiteLLM sends upstream (the fake server records it): proof a request went through the proxy. */
@@ -34,17 +34,6 @@ export function liteLLMConfig(models: Record<string, string>, upstream: string):
     `  master_key: ${MASTER_KEY}`,
   ];
   return ['model_list:', ...entries, ...settings, ''].join('\n');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** Resolves when the proxy says it listens (Uvicorn's startup line); rejects if it exits or takes over `timeoutMs`. */
