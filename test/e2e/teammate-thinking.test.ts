@@ -6,9 +6,9 @@
  * Messages API recorded them.
  */
 import { expect, it } from 'vitest';
-import { tasksOnDisk } from '../faults/support/files.js';
 import { useFakeEndpoint } from '../support/fake-endpoint.js';
-import { genericTaskScript, makeTeamRepo, startLead, teamPerTest, until } from './support/harness.js';
+import { genericTaskScript, makeTeamRepo, teamPerTest } from './support/harness.js';
+import { runTwoTasks } from './support/two-tasks.js';
 
 const team = teamPerTest();
 const endpoint = useFakeEndpoint();
@@ -31,14 +31,7 @@ it("a teammate's own thinking, effort and maxTokens win over the team's, key by 
       },
     }),
   );
-  r.writeTask('t1', { subject: 'make t1', owner: 'ann' });
-  r.writeTask('t2', { subject: 'make t2', owner: 'bob' });
-  const { lead, events } = await startLead(r);
-  team.lead(lead);
-  const done = () => ['t1', 't2'].every((id) => tasksOnDisk(r.dir).get(id)?.status === 'completed');
-  await until(lead, done, 60_000, 'both tasks completed').catch((err: Error) => {
-    throw new Error(`${err.message}\n${events.map((e) => JSON.stringify(e)).join('\n')}`);
-  });
+  await runTwoTasks(team, r, ['ann', 'bob']);
   const sent = (agent: string) =>
     server.requests
       .filter((q) => q.agent === agent && q.path.startsWith('/v1/messages'))
