@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
 import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
+import { genericTaskScript, makeTeamRepo, teamPerTest } from '../e2e/support/harness.js';
+import { runTwoTasks } from '../e2e/support/two-tasks.js';
 import { TSX_LOADER } from '../support/race/spawn-ts.js';
 import { ensureLiteLLM, HEAVY } from './litellm/install.js';
 import { liteLLMConfig, MASTER_KEY, startLiteLLM, UPSTREAM_KEY, type LiteLLMProxy } from './litellm/proxy.js';
@@ -107,6 +109,36 @@ describe.skipIf(!litellm.ok || heavy)(
         expect(JSON.stringify(r.headers)).not.toContain(MASTER_KEY);
       }
       expect(run.stderr).toMatch(new RegExp(`${PROXY_MODEL}: not in teamd's model table`));
+    });
+
+    describe('a small team', () => {
+      const team = teamPerTest();
+      const saved = { ...process.env };
+      afterAll(() => {
+        for (const name of ['ANTHROPIC_BASE_URL', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_API_KEY'])
+          if (saved[name] === undefined) delete process.env[name];
+          else process.env[name] = saved[name];
+      });
+
+      it('two teammates on the proxy finish their tasks; every call reached the fake server through it', async () => {
+        upstream.setScript(genericTaskScript());
+        const before = upstream.requests.length;
+        process.env.ANTHROPIC_BASE_URL = proxy.url;
+        process.env.ANTHROPIC_AUTH_TOKEN = MASTER_KEY;
+        delete process.env.ANTHROPIC_API_KEY;
+        const config = {
+          model: PROXY_MODEL,
+          teammates: [{ name: 'ann' }, { name: 'bob' }],
+          worktrees: { mode: 'off' },
+        };
+        const r = team.repo(makeTeamRepo({ script: genericTaskScript(), config }));
+        await runTwoTasks(team, r, ['ann', 'bob']);
+        expect(readFileSync(join(r.dir, 'out', 't1.txt'), 'utf8')).toBe('done t1\n');
+        expect(readFileSync(join(r.dir, 'out', 't2.txt'), 'utf8')).toBe('done t2\n');
+        const calls = upstream.requests.slice(before).filter((q) => q.path.startsWith('/v1/messages'));
+        expect(calls.length).toBeGreaterThanOrEqual(4);
+        expect(new Set(calls.map((q) => q.body?.model))).toEqual(new Set([UPSTREAM_MODEL]));
+      });
     });
   },
 );
