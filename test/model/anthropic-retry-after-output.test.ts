@@ -32,13 +32,18 @@ const TEXT_THEN_TOOL: ScriptContent[] = [
 ];
 
 /** The script answers every call with `content`; a cut uses up one answer. */
-async function run(content: ScriptContent[], faults: Fault[], extra: Partial<AnthropicModelOptions> = {}) {
+async function run(
+  content: ScriptContent[],
+  faults: Fault[],
+  extra: Partial<AnthropicModelOptions> = {},
+  text = 'hi',
+) {
   server.setScript({ rules: [{ times: 'always', content }] });
   server.inject(faults);
   const notices: RetryNotice[] = [];
   const result = await collect(
     clientOn(server.url, extra),
-    requestOf('hi', { tools, onRetry: (n) => notices.push(n) }),
+    requestOf(text, { tools, onRetry: (n) => notices.push(n) }),
   );
   return { ...result, notices, outcomes: server.requests.map((r) => r.outcome) };
 }
@@ -136,13 +141,16 @@ describe('a stream broken after output', () => {
       { kind: 'cut_stream', at: 'after_tool' },
       { kind: 'no_content_block_stop' },
     );
+    let cases = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(block, { minLength: 1, maxLength: 4 }),
         fc.array(fault, { maxLength: 2 }),
         async (content, faults) => {
-          server.requests.length = 0;
-          const { done, events, notices } = await run(content, faults);
+          // a fault a call did not use up (no retry followed it) must not reach the next case's call
+          const text = `case ${++cases}`;
+          const mine = faults.map((f) => ({ ...f, match: { text: `^${text}$` } }));
+          const { done, events, notices } = await run(content, mine, {}, text);
           const tools = events.filter((e) => e.type === 'tool_use');
           expect(tools.length).toBeLessThanOrEqual(content.filter((b) => b.type === 'tool_use').length);
           const retryAfterTool = events.some(
