@@ -1,8 +1,10 @@
 /**
  * `AnthropicModel`: the Messages API through @anthropic-ai/sdk, streaming.
  * The SDK's own retries are off (maxRetries 0) so that this file decides: a
- * retry happens only while nothing of the attempt reached the caller, so the
- * caller never sees half an answer followed by a whole one. How a stream's
+ * retry happens only while nothing irreversible came of the attempt (no
+ * tool_use went out, so no tool started); when text of it was streamed, the
+ * retry notice says it is void (`discarded`), so a printer can drop it and the
+ * caller's answer is the next attempt's alone. How a stream's
  * end is read is in stream-end.ts; a stream that brings nothing usable (a
  * server that sends JSON, or unnamed `data:` lines) is followed by one request
  * without streaming, and so is a second SSE `error` event in a row.
@@ -144,7 +146,7 @@ export class AnthropicModel implements ModelClient {
         call.streaming = false; // nothing usable came: one request without streaming
         continue;
       }
-      if (end.status !== 'failed' || end.yielded || !end.error.retryable)
+      if (end.status !== 'failed' || end.toolStarted || !end.error.retryable)
         return yield* this.#finish(end, call.model);
       const delayMs = this.#prepareRetry(end, call);
       const refusal = retryRefusal(this.#policy, call.retries, Date.now() - call.startedAt, delayMs);
@@ -156,6 +158,7 @@ export class AnthropicModel implements ModelClient {
         delayMs,
         error: end.error,
         model: call.model,
+        ...(end.yielded ? { discarded: true as const } : {}),
       };
       notify(request, notice);
       yield { type: 'retry', notice };
@@ -187,9 +190,10 @@ export class AnthropicModel implements ModelClient {
 
   async *#attempt(request: ModelRequest, call: CallState): AsyncGenerator<ModelStreamEvent, AttemptEnd> {
     const assembler = new MessageAssembler();
-    let yielded = false;
+    const shown = { yielded: false, toolStarted: false };
     // Block starts, tool-input and thinking deltas are held until the attempt commits (text or a whole
-    // block), so a stream cut before that is still retried without duplicate output.
+    // block), so a stream cut before that is retried without any output; one cut after text is retried
+    // too (the retry notice says the text is void) unless a tool_use went out, whose tool may be running.
     let held: ModelStreamEvent[] = [];
     try {
       for await (const raw of this.#rawEvents(request, call)) {
@@ -198,7 +202,8 @@ export class AnthropicModel implements ModelClient {
             held.push(event);
             continue;
           }
-          yielded = true;
+          shown.yielded = true;
+          if (event.type === 'tool_use') shown.toolStarted = true;
           yield* held;
           held = [];
           yield event;
@@ -206,7 +211,7 @@ export class AnthropicModel implements ModelClient {
       }
     } catch (err) {
       if (request.signal.aborted) return { status: 'aborted', assembler };
-      return { status: 'failed', assembler, yielded, ...failureOf(err, this.#endpoint) };
+      return { status: 'failed', assembler, ...shown, ...failureOf(err, this.#endpoint) };
     }
     if (request.signal.aborted) return { status: 'aborted', assembler };
     const judged = judgeStreamEnd(assembler);
@@ -214,10 +219,10 @@ export class AnthropicModel implements ModelClient {
       yield* held;
       return { status: 'ok', assembler, stopReason: judged.stopReason };
     }
-    if (judged.kind === 'broken') return { status: 'failed', assembler, yielded, error: judged.error };
+    if (judged.kind === 'broken') return { status: 'failed', assembler, ...shown, error: judged.error };
     if (call.streaming) return { status: 'empty', assembler };
     const error = modelError('server', 'the endpoint answered without any content, streaming or not');
-    return { status: 'failed', assembler, yielded, error };
+    return { status: 'failed', assembler, ...shown, error };
   }
 
   /** The raw events of one attempt: the SDK's stream, or a whole message replayed as one. */

@@ -19,7 +19,10 @@ export type AttemptEnd =
       assembler: MessageAssembler;
       error: ModelError;
       retryAfterMs?: number;
+      /** Output of this attempt reached the caller (it is void if the call is retried). */
       yielded: boolean;
+      /** A tool_use block reached the caller: its tool may be running, so no retry may follow. */
+      toolStarted: boolean;
       /** An SSE `error` event: the stream itself failed, not the request. */
       inStream?: boolean;
     };

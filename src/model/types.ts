@@ -177,6 +177,11 @@ export interface RetryNotice {
   error: ModelError;
   /** The model the next attempt will use (changes on fallback). */
   model: string;
+  /**
+   * The failed attempt had already streamed output (text, a thinking or text block) that the next
+   * attempt replaces: what was shown of it is void (no tool had started, or there is no retry).
+   */
+  discarded?: true;
 }
 
 /** What a stream yields. It always ends with exactly one `done`. */
@@ -201,8 +206,9 @@ export type ModelStreamEvent =
   /** A tool_use block whose input JSON is complete: the runtime may start the tool now. */
   | { type: 'tool_use'; index: number; block: ToolUseBlock }
   /**
-   * The attempt failed before any output and will be tried again after
+   * The attempt failed before any tool started and will be tried again after
    * `notice.delayMs` (one per retry; the runtime shows it as `system/api_retry`).
+   * With `notice.discarded` the deltas it streamed are void: the next attempt starts the answer anew.
    * Unlike `onRetry`, it crosses threads with the rest of the stream.
    */
   | { type: 'retry'; notice: RetryNotice }

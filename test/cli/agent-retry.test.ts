@@ -4,7 +4,7 @@
  * settings; a refused key's result names the variable to fix. The real CLI
  * process against the fake Messages API on 127.0.0.1.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -57,4 +57,39 @@ it('a refused key: no retry, and the error names ANTHROPIC_API_KEY', async () =>
   expect(String(events.at(-1)!['error'])).toMatch(
     /refused the credential from ANTHROPIC_API_KEY: set ANTHROPIC_API_KEY/,
   );
+});
+
+it('a stream cut after text (no tool started) is retried: one clean answer, the tool runs once, the void partial message is left open', async () => {
+  const write = {
+    content: [
+      { type: 'text' as const, text: 'Writing.' },
+      { type: 'tool_use' as const, name: 'bash', input: { command: 'echo hi >> out.txt' } },
+    ],
+  };
+  // the cut attempt uses up its step: the first step twice
+  const server = await endpoint.start({ script: { steps: [write, write, { content: [{ type: 'text', text: 'Done.' }] }] } });
+  server.inject({ kind: 'cut_stream' });
+  const dir = workDir({ retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+  const partial = ['--include-partial-messages', '--verbose', '--dangerously-skip-permissions'];
+  const run = await teamd(dir, ...args, ...partial);
+  expect(run.code, run.stderr).toBe(0);
+  expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('hi\n');
+  const events = lines(run.stdout);
+  expect(events.filter((e) => e['subtype'] === 'api_retry')).toEqual([
+    expect.objectContaining({ attempt: 1, max_retries: 2, error_status: null, error: expect.stringMatching(/^connection/) }),
+  ]);
+  type Block = { type: string; text?: string };
+  const assistants = events.filter((e) => e['type'] === 'assistant') as { message: { id: string; content: Block[] } }[];
+  const blocks = assistants.flatMap((a) => a.message.content);
+  expect(blocks.filter((b) => b.type === 'text').map((b) => b.text).join('')).toBe('Writing.Done.');
+  expect(blocks.filter((b) => b.type === 'tool_use')).toHaveLength(1);
+  expect(events.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Done.' });
+  // the raw stream: the cut attempt's message started and never stopped; each answered message started and stopped once
+  const raw = events.filter((e) => e['type'] === 'stream_event') as { api_message_id: string; event: { type: string } }[];
+  const idsOf = (type: string) => raw.filter((e) => e.event.type === type).map((e) => e.api_message_id);
+  const answered = [...new Set(assistants.map((a) => a.message.id))];
+  expect(idsOf('message_stop')).toEqual(answered);
+  const starts = idsOf('message_start');
+  expect(starts).toHaveLength(3);
+  expect(starts.filter((id) => !answered.includes(id))).toEqual([starts[0]]);
 });

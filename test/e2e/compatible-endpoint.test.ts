@@ -15,7 +15,8 @@ import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
 import { transcriptsRoot } from '../../src/observe/transcript-view.js';
 import { tasksOnDisk } from '../faults/support/files.js';
 import { useFakeEndpoint } from '../support/fake-endpoint.js';
-import { genericTaskScript, makeTeamRepo, startLead, teamPerTest, until } from './support/harness.js';
+import { genericTaskScript, makeTeamRepo, teamPerTest } from './support/harness.js';
+import { runTwoTasks } from './support/two-tasks.js';
 
 const team = teamPerTest();
 const endpoint = useFakeEndpoint();
@@ -67,14 +68,7 @@ it('one teammate on a local compatible endpoint, one on Claude: both finish thei
       },
     }),
   );
-  r.writeTask('t1', { subject: 'make t1', owner: 'ann' });
-  r.writeTask('t2', { subject: 'make t2', owner: 'bob' });
-  const { lead, events } = await startLead(r);
-  team.lead(lead);
-  const done = () => ['t1', 't2'].every((id) => tasksOnDisk(r.dir).get(id)?.status === 'completed');
-  await until(lead, done, 60_000, 'both tasks completed').catch((err: Error) => {
-    throw new Error(`${err.message}\n${events.map((e) => JSON.stringify(e)).join('\n')}`);
-  });
+  await runTwoTasks(team, r, ['ann', 'bob']);
 
   const localCalls = local.requests.filter((q) => q.path.startsWith('/v1/messages'));
   expect(new Set(localCalls.map((q) => q.agent))).toEqual(new Set(['ann']));

@@ -104,25 +104,7 @@ describe('AnthropicModel retries', () => {
     expect(done.message.content).toEqual([]);
   });
 
-  it('does not retry once content reached the caller: a cut inside a tool_use block is a retryable connection error', async () => {
-    server.setScript({
-      steps: [
-        {
-          content: [
-            { type: 'text', text: 'Let me look.' },
-            { type: 'tool_use', name: 'bash', input: { command: 'ls -la /tmp' } },
-          ],
-        },
-      ],
-    });
-    server.inject({ kind: 'cut_stream' });
-    const { done, events, outcomes } = await run(client());
-    expect(outcomes).toEqual(['fault:cut_stream']);
-    expect(textOf(events)).toBe('Let me look.');
-    expect(events.some((e) => e.type === 'tool_use')).toBe(false);
-    expect(done).toMatchObject({ stopReason: 'error', error: { kind: 'connection', retryable: true } });
-    expect(done.message.content).toEqual([{ type: 'text', text: 'Let me look.' }]);
-  });
+  // a cut after output (retried unless a tool started): anthropic-retry-after-output.test.ts
 
   it('retries a cut that came before anything was yielded, with no duplicate output', async () => {
     server.setScript({

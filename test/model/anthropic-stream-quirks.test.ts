@@ -69,19 +69,15 @@ describe('streams that end differently', () => {
     },
   );
 
-  it('no_content_block_stop after text went out: an error at once (no retry after output), never a success', async () => {
+  it('no_content_block_stop after text went out: retried (the text marked void), never a success from the broken stream', async () => {
     server.inject({ kind: 'no_content_block_stop' });
     const { done, requests, retries, events } = await run();
-    expect(requests.map((r) => r.outcome)).toEqual(['fault:no_content_block_stop']);
-    expect(retries).toEqual([]);
-    expect(textOf(events)).toBe('Listing.');
-    expect(events.some((e) => e.type === 'tool_use')).toBe(false);
-    expect(done).toMatchObject({
-      stopReason: 'error',
-      error: { kind: 'connection' },
-      message: { content: [] },
-    });
-    expect(done.error!.message).toMatch(/inside a content block/);
+    expect(requests.map((r) => r.outcome)).toEqual(['fault:no_content_block_stop', 'answered']);
+    expect(retries).toEqual([{ type: 'retry', notice: expect.objectContaining({ discarded: true }) }]);
+    expect(retries[0]!.type === 'retry' && retries[0]!.notice.error.message).toMatch(/inside a content block/);
+    expect(textOf(events)).toBe('Listing.Listing.');
+    expect(events.filter((e) => e.type === 'tool_use')).toHaveLength(1);
+    expect(done).toMatchObject({ stopReason: 'tool_use', message: { content: WHOLE } });
   });
 
   it('no_content_block_stop before any output is retried; on every try it ends in an error after the retries', async () => {

@@ -56,7 +56,9 @@ export class ClaudeEventPrinter {
     switch (event.type) {
       case 'system':
         if (event.subtype === 'init') return [this.init(event)];
-        return [event.subtype === 'api_retry' ? apiRetry(event) : asIs(event)];
+        if (event.subtype !== 'api_retry') return [asIs(event)];
+        this.raw.abandon(event);
+        return [apiRetry(event)];
       case 'assistant':
         return this.withFrame(event);
       case 'user':

@@ -40,6 +40,14 @@ export class RawStream {
     this.mark();
   }
 
+  /**
+   * The call of this event's agent is retried: a message it streamed is void (the model client retries after
+   * text only while no tool started). The next attempt opens a new message; the void one never gets a stop.
+   */
+  abandon(event: AgentEvent): void {
+    this.open.delete(parentOf(event));
+  }
+
   /** The raw events for one streamed piece: the message's start first, the previous block's stop before a new block. */
   delta(event: Of<'stream_event'>): ClaudeEvent[] {
     const parent = parentOf(event);

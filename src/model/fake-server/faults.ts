@@ -58,7 +58,7 @@ export async function applyFault(
       await delay(fault.delayMs);
       return undefined;
     case 'cut_stream':
-      return 'cut';
+      return fault.at === 'after_tool' ? 'cut_after_tool' : 'cut';
     case 'stall_stream':
       return 'stall';
     case 'sse_data_only':

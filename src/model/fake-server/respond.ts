@@ -99,6 +99,13 @@ export function cutPoint(events: WireStreamEvent[]): number {
   return at >= 0 ? at + 1 : 1;
 }
 
+/** Where `cut_stream` with `at: 'after_tool'` drops the connection: after the first tool_use block's stop (else as `cutPoint`). */
+function afterFirstTool(events: WireStreamEvent[]): number {
+  const start = events.findIndex((e) => e.type === 'content_block_start' && e.content_block.type === 'tool_use');
+  const stop = events.findIndex((e, i) => i > start && e.type === 'content_block_stop');
+  return start >= 0 && stop >= 0 ? stop + 1 : cutPoint(events);
+}
+
 export const sseFrame = (event: { type: string }): string =>
   `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
@@ -124,7 +131,7 @@ export type StreamQuirk =
   'sse_data_only' | 'json_for_stream' | 'no_message_delta' | 'no_message_stop' | 'no_content_block_stop';
 
 /** How the normal answer is spoiled: cut, stalled, or streamed with a quirk. */
-export type Spoil = 'cut' | 'stall' | StreamQuirk | undefined;
+export type Spoil = 'cut' | 'cut_after_tool' | 'stall' | StreamQuirk | undefined;
 
 const LEFT_OUT: Partial<Record<StreamQuirk, WireStreamEvent['type']>> = {
   no_message_delta: 'message_delta',
@@ -143,7 +150,7 @@ export async function sendStream(res: ServerResponse, answer: WireAnswer, spoil:
     res.end(events.map(dataOnlyFrame).join(''));
     return;
   }
-  if (spoil !== 'cut' && spoil !== 'stall') {
+  if (spoil !== 'cut' && spoil !== 'cut_after_tool' && spoil !== 'stall') {
     const leftOut = spoil === undefined ? undefined : LEFT_OUT[spoil];
     await writeFrames(
       res,
@@ -152,6 +159,6 @@ export async function sendStream(res: ServerResponse, answer: WireAnswer, spoil:
     res.end();
     return;
   }
-  await writeFrames(res, events.slice(0, cutPoint(events)));
-  if (spoil === 'cut') res.socket?.destroy();
+  await writeFrames(res, events.slice(0, spoil === 'cut_after_tool' ? afterFirstTool(events) : cutPoint(events)));
+  if (spoil !== 'stall') res.socket?.destroy();
 }

@@ -27,8 +27,12 @@ export type Fault = { match?: FaultMatch } &
     | { kind: 'server'; status?: number }
     /** The connection is reset before any response. */
     | { kind: 'reset' }
-    /** Streams the answer, then drops the connection inside the first tool_use block (else mid-text). Uses up the answer. */
-    | { kind: 'cut_stream' }
+    /**
+     * Streams the answer, then drops the connection inside the first tool_use block (else mid-text); with
+     * `at: 'after_tool'`, just after the first tool_use block is complete (a client may have started its tool).
+     * Uses up the answer.
+     */
+    | { kind: 'cut_stream'; at?: 'tool_input' | 'after_tool' }
     /** Streams the answer up to where `cut_stream` would cut, then sends nothing more, keeping the connection open. */
     | { kind: 'stall_stream' }
     /** Starts the stream, then sends an SSE `error` event (default overloaded_error). */

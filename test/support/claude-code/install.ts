@@ -2,8 +2,9 @@
 // registry into a cache folder (never into the project's node_modules). Pinned: newer releases
 // declare Node 22 in `engines`, but the program is a native binary and runs next to Node 20.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runStep, settleStaging } from '../cache-install.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.332';
 
@@ -19,32 +20,15 @@ export function claudeCodeCacheDir(version = CLAUDE_CODE_VERSION): string {
 
 const binIn = (dir: string) => join(dir, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
 
-function run(cmd: string, args: string[], cwd: string, timeoutMs: number) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs });
-  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-3).join(' | ');
-  return r.status === 0
-    ? null
-    : `${cmd} ${args.join(' ')} failed (${r.status ?? r.signal ?? r.error?.message}): ${out}`;
-}
-
 /** npm install into a fresh folder, link the native binary (install scripts are off), then move into place. */
 function installInto(dir: string, version: string): string | null {
   const staging = mkdtempSync(`${dir}.staging-`);
   writeFileSync(join(staging, 'package.json'), '{"name":"claude-code-cache","private":true}\n');
   const pkg = `@anthropic-ai/claude-code@${version}`;
   const failed =
-    run('npm', ['install', '-E', '--no-audit', '--no-fund', '--ignore-scripts', pkg], staging, 300_000) ??
-    run('node', ['install.cjs'], join(staging, 'node_modules', '@anthropic-ai', 'claude-code'), 60_000);
-  if (failed) {
-    rmSync(staging, { recursive: true, force: true });
-    return failed;
-  }
-  try {
-    renameSync(staging, dir);
-  } catch {
-    rmSync(staging, { recursive: true, force: true }); // another process installed it first
-  }
-  return null;
+    runStep('npm', ['install', '-E', '--no-audit', '--no-fund', '--ignore-scripts', pkg], staging, 300_000) ??
+    runStep('node', ['install.cjs'], join(staging, 'node_modules', '@anthropic-ai', 'claude-code'), 60_000);
+  return settleStaging(staging, dir, failed);
 }
 
 function versionOf(bin: string): string | null {
