@@ -9,6 +9,7 @@ import { claudeCodeToolName, toolNameVariants } from '../tools/claude-names.js';
 import { deliverAsync } from './async-output.js';
 import { handlerKey, isBackground, runHandler } from './handlers.js';
 import { mergeVerdicts, verdictOf } from './hook-output.js';
+import { applyOnFailure, failureOf } from './on-failure.js';
 import type {
   HookAsyncOutput,
   HookHandler,
@@ -74,7 +75,7 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
           env: hook.pluginRoot === undefined ? baseEnv() : { ...baseEnv(), CLAUDE_PLUGIN_ROOT: hook.pluginRoot },
           options: delivery,
           ...(opts.signal && !isBackground(hook) ? { signal: opts.signal } : {}),
-        }).then((r) => report(event, r, options));
+        }).then((r) => applyOnFailure(event, hook, report(event, r, options)));
       for (const hook of hooks.filter(isBackground))
         void spawn(hook).then((r) => deliverAsync(event, hook, r, delivery));
       const results = await Promise.all(hooks.filter((h) => !isBackground(h)).map(spawn));
@@ -92,16 +93,8 @@ function report(
   result: HookCommandResult,
   options: HookRunnerOptions,
 ): HookCommandResult {
-  const failed =
-    result.notStarted ||
-    result.timedOut ||
-    (result.exitCode !== null && result.exitCode !== 0 && result.exitCode !== 2);
-  if (!failed || options.onFailure === undefined) return result;
-  const why = result.notStarted
-    ? `could not start (exit ${result.exitCode ?? '-'}): ${lastLine(result.stderr) || 'command not found'}`
-    : result.timedOut
-      ? 'timed out'
-      : `exited ${result.exitCode}: ${lastLine(result.stderr)}`;
+  const why = failureOf(result);
+  if (why === undefined || options.onFailure === undefined) return result;
   try {
     options.onFailure({
       event,
@@ -114,8 +107,6 @@ function report(
   }
   return result;
 }
-
-const lastLine = (text: string): string => text.trim().split('\n').at(-1)?.slice(0, 300) ?? '';
 
 /** The JSON on a hook's stdin: the common fields, then the event's own. */
 function eventJson(
