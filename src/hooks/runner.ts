@@ -48,6 +48,7 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
     },
     onAsyncOutput: (output) => {
       options.onAsyncOutput?.(output);
+      if (output.rewake && takenForWake(options, output)) return;
       for (const listener of listeners) listener(output);
     },
   };
@@ -85,6 +86,14 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
       ) satisfies HookOutcome;
     },
   };
+}
+
+function takenForWake(options: HookRunnerOptions, output: HookAsyncOutput): boolean {
+  try {
+    return options.onAsyncRewake?.(output) === true;
+  } catch {
+    return false; // a receiver's bug: the session's listeners still get it
+  }
 }
 
 /** A hook that could not start, or timed out, or exited with an error other than 2, goes to `onFailure`. */

@@ -290,6 +290,13 @@ export interface HookRunnerOptions {
    * or `systemMessage` (Claude Code delivers these on the next turn).
    */
   onAsyncOutput?: (output: HookAsyncOutput) => void;
+  /**
+   * An `asyncRewake` result (exit 2) before the session's listeners get it:
+   * return true when taken — a teammate whose session has ended wakes for
+   * it instead (src/teammate/hook-wake.ts) — so it is not also queued in a
+   * conversation that will not run again.
+   */
+  onAsyncRewake?: (output: HookAsyncOutput) => boolean;
 }
 
 export interface HookMcpCall {

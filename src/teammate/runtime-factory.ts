@@ -64,6 +64,8 @@ export interface RuntimeSpec {
   worktree: string | null;
   /** Answering mail in the shared tree: no editing tools. */
   readOnly: boolean;
+  /** A turn woken by a background hook (hook-wake.ts): its own hooks' results never wake again. */
+  hookWoken?: boolean;
   parentId: string;
   onEvent: (e: AgentEvent) => void;
 }
@@ -94,8 +96,11 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     save: host.deps.viaLead?.saveRequest,
   };
   const policy = policyFor(host, spec.readOnly);
-  const hooks = teammateHookRunner(host, spec.cwd, policy.defaultMode);
   let runtime: AgentRuntime | null = null;
+  const hooks = teammateHookRunner(host, spec.cwd, policy.defaultMode, {
+    live: () => runtime?.isRunning === true,
+    woken: spec.hookWoken === true,
+  });
   const beforeCreate = taskCreatedCheck(host, hooks, () => runtime);
   runtime = new AgentRuntime({
     model: host.deps.model,
