@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent } from '../agent/types.js';
 import type { PermissionPolicy } from '../agent/permissions/types.js';
+import { teammateAddedDirs } from './added-dirs.js';
 import { taskCreatedCheck, teammateHookRunner } from './hooks.js';
 import { cronTools } from '../tools/cron/index.js';
 import { builtinTools, toolDefinition } from '../tools/index.js';
@@ -96,6 +97,8 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     save: host.deps.viaLead?.saveRequest,
   };
   const policy = policyFor(host, spec.readOnly);
+  const added = teammateAddedDirs(data);
+  for (const warning of added.warnings) host.deps.log({ type: 'notice', agent: host.name, message: warning });
   let runtime: AgentRuntime | null = null;
   const hooks = teammateHookRunner(host, spec.cwd, policy.defaultMode, {
     live: () => runtime?.isRunning === true,
@@ -105,6 +108,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
   runtime = new AgentRuntime({
     model: host.deps.model,
     cwd: spec.cwd,
+    ...(added.dirs.length === 0 ? {} : { additionalDirectories: added.dirs }),
     tools: toolsFor(host, spec.readOnly),
     systemPrompt: teammateSystemPrompt({ name: host.name, role: cfg.role, roster, worktree: spec.worktree, planMode: cfg.planMode }),
     agentName: host.name,
