@@ -32,7 +32,7 @@ export function substitute(text: string, env: NodeJS.ProcessEnv): string {
 
 /** Exec form spawns `command` with `args`; shell form hands the line to the shell, which expands the variables itself (safe with any path). */
 function argv(hook: HookCommand, env: NodeJS.ProcessEnv): { file: string; args: string[] } {
-  if (hook.args === undefined) return shellArgv(hook.shell, hook.command, env);
+  if (hook.args === undefined) return shellArgv(hook.shell, hook.command);
   return { file: substitute(hook.command, env), args: hook.args.map((a) => substitute(a, env)) };
 }
 

@@ -5,7 +5,7 @@
  * reference is the spec; docs/TOOLS.md lists what differs.
  *
  * Protocol, per command:
- * - shell form `sh -c <command>`, or exec form (`command` + `args`, no shell),
+ * - shell form `/bin/sh -c <command>` (`shell: "powershell"`: pwsh), or exec form (`command` + `args`, no shell),
  *   in the session's cwd (the task's worktree), with `CLAUDE_PROJECT_DIR` (the
  *   repository root) and, for a plugin's hooks, `CLAUDE_PLUGIN_ROOT` set, and
  *   `${CLAUDE_PROJECT_DIR}` / `${CLAUDE_PLUGIN_ROOT}` substituted in the
@@ -53,8 +53,8 @@ export interface HookCommand {
   /** Exec form: the argument vector; no shell is involved. */
   args?: string[];
   /**
-   * Shell form's interpreter: `bash` (default: `$SHELL` when bash/zsh/sh,
-   * else bash) or `powershell` (`pwsh`). Ignored in exec form.
+   * Shell form's interpreter: `bash` (default; `/bin/sh -c`, as the real
+   * CLI runs it on Linux) or `powershell` (`pwsh`). Ignored in exec form.
    */
   shell?: 'bash' | 'powershell';
   /** What a failure does (see on-failure.ts): `continue` (default) or `block` (counts as exit 2). */
