@@ -16,7 +16,7 @@ import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js'
 import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
 import { claudeCodeEnv, ensureClaudeCode } from '../support/claude-code/install.js';
 import { TSX_LOADER } from '../support/race/spawn-ts.js';
-import { runProcess, type ProcessRun } from './run.js';
+import { runProcess, toolResults, type ProcessRun } from './run.js';
 
 const KEY = 'sk-ant-test-offline';
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -71,12 +71,6 @@ async function run(client: 'claude' | 'teamd', onFailure: OnFailure): Promise<Pr
   if (process.env.INTEROP_DUMP) writeFileSync(join(process.env.INTEROP_DUMP, `onfail-${client}-${onFailure}.jsonl`), ran.stdout + '\n' + ran.stderr);
   return { ...ran, dir };
 }
-
-const toolResults = (ran: ProcessRun): string =>
-  ran.events
-    .filter((e) => e.type === 'user')
-    .map((e) => JSON.stringify(e.message))
-    .join('\n');
 
 describe.skipIf(!claude.ok)('hook onFailure and shell: Claude Code and teamd agent -p', () => {
   const runs: Record<string, ProcessRun & { dir: string }> = {};
