@@ -23,6 +23,13 @@ export class InputQueue {
     return this.items.length;
   }
 
+  /** The items `select` picks, removed; the rest stay in order. */
+  take(select: (input: QueuedInput) => boolean): QueuedInput[] {
+    const taken = this.items.filter(select);
+    this.items = this.items.filter((i) => !select(i));
+    return taken;
+  }
+
   /** Everything queued so far, emptying the queue. */
   drain(): QueuedInput[] {
     const items = this.items;

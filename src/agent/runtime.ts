@@ -61,7 +61,10 @@ export class AgentRuntime {
     const options = parseRuntimeOptions(input);
     this.options = options;
     // Background hooks' output joins the conversation at the next boundary (Claude Code: the next turn).
-    options.hooks?.onAsyncOutput?.((output) => this.queue.add({ text: asyncReminder(output), meta: { hook: output.event } }));
+    // An asyncRewake result keeps its output in `meta.rewake`: one no run took can be handed on (`takeQueued`).
+    options.hooks?.onAsyncOutput?.((output) =>
+      this.queue.add({ text: asyncReminder(output), meta: { hook: output.event, ...(output.rewake ? { rewake: output } : {}) } }),
+    );
     const forked = options.forkSession === true && options.resume !== undefined;
     const name = sanitizeSessionName(forked ? (options.sessionId ?? randomUUID()) : (options.resume ?? options.sessionId ?? randomUUID()));
     this.sessionId = name.ok ? name.value : randomUUID();
@@ -132,6 +135,11 @@ export class AgentRuntime {
   /** Input for the agent: joins the running conversation at the next tool-result boundary, or waits for the next run. */
   enqueue(message: string | QueuedInput): void {
     this.queue.add(message);
+  }
+
+  /** Queued input no run has taken yet that `select` picks, removed (a teammate hands an ended session's hook results on). */
+  takeQueued(select: (input: QueuedInput) => boolean): QueuedInput[] {
+    return this.queue.take(select);
   }
 
   /** Aborts the current run (model call and every tool); the run still ends with a `result` (`aborted`). */

@@ -5,10 +5,11 @@
  * and must be an existing directory: a bad flag value is an error naming the
  * flag, a bad settings entry a warning naming the file (that entry left out).
  */
-import { realpathSync, statSync, type Stats } from 'node:fs';
-import { resolve } from 'node:path';
-import type { Outcome } from '../store/types.js';
+import { realpathSync } from 'node:fs';
+import { checkAddedDir } from '../config/added-dir.js';
 import { CliError } from './cli-error.js';
+
+export { checkAddedDir } from '../config/added-dir.js';
 
 /** A settings entry: the directory as written and the file that names it. */
 export interface SettingsDir {
@@ -20,27 +21,6 @@ export interface AddedDirs {
   /** Real absolute paths, each once, the working directory itself left out. */
   dirs: string[];
   warnings: string[];
-}
-
-/** `dir` (relative to `cwd`, `~` for the home folder) as a real path, or why it cannot be added. */
-export function checkAddedDir(dir: string, cwd: string): Outcome<string> {
-  if (dir.trim() === '') return { ok: false, error: 'an empty path' };
-  if (dir.includes('\0')) return { ok: false, error: `${JSON.stringify(dir)} contains a NUL byte` };
-  const home = process.env.HOME;
-  const expanded = home !== undefined && (dir === '~' || dir.startsWith('~/')) ? home + dir.slice(1) : dir;
-  const abs = resolve(cwd, expanded);
-  const info = statOrNull(abs);
-  if (info === null) return { ok: false, error: `${dir} does not exist (resolved to ${abs})` };
-  if (!info.isDirectory()) return { ok: false, error: `${dir} is not a directory (resolved to ${abs})` };
-  return { ok: true, value: realpathSync.native(abs) };
-}
-
-function statOrNull(abs: string): Stats | null {
-  try {
-    return statSync(abs);
-  } catch {
-    return null;
-  }
 }
 
 /** The flag's directories (a bad one throws) and the settings' (a bad one warns), deduplicated. */

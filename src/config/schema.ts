@@ -13,6 +13,8 @@ export const PermissionPolicySchema = z.strictObject({
   allow: z.array(z.string()).default([]),
   deny: z.array(z.string()).default([]),
   ask: z.array(z.string()).default([]),
+  /** More directories the file tools may reach (Claude Code's `permissions.additionalDirectories`), relative to the repository. */
+  additionalDirectories: z.array(z.string().min(1, 'expected a directory path')).optional(),
 });
 export type PermissionPolicyConfig = z.infer<typeof PermissionPolicySchema>;
 

@@ -1,9 +1,10 @@
 /**
- * Runs one hook command: shell form (`sh -c`) or exec form (`command` +
- * `args`, no shell), in its own process group, the event JSON on stdin, a
+ * Runs one hook command: shell form (the `shell` field's interpreter, see
+ * hook-shell.ts) or exec form (`command` + `args`, no shell), in its own process group, the event JSON on stdin, a
  * timeout that kills the whole group. Never throws.
  */
 import { runProcessGroup } from '../tools/group-run.js';
+import { shellArgv } from './hook-shell.js';
 import type { HookCommand, HookCommandResult } from './types.js';
 
 /** Claude Code's default for command hooks. */
@@ -29,9 +30,9 @@ export function substitute(text: string, env: NodeJS.ProcessEnv): string {
   return text.replace(pattern, (whole, a?: string, b?: string) => env[(a ?? b)!] ?? whole);
 }
 
-/** Exec form spawns `command` with `args`; shell form hands the line to `sh -c`, which expands the variables itself (safe with any path). */
+/** Exec form spawns `command` with `args`; shell form hands the line to the shell, which expands the variables itself (safe with any path). */
 function argv(hook: HookCommand, env: NodeJS.ProcessEnv): { file: string; args: string[] } {
-  if (hook.args === undefined) return { file: 'sh', args: ['-c', hook.command] };
+  if (hook.args === undefined) return shellArgv(hook.shell, hook.command);
   return { file: substitute(hook.command, env), args: hook.args.map((a) => substitute(a, env)) };
 }
 

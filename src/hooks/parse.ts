@@ -54,10 +54,13 @@ const common = {
   statusMessage: z.string().optional(),
   once: z.boolean().optional(),
 };
+const onFailure = z.enum(['continue', 'block'], 'must be "continue" or "block"').optional();
 const HookCommandSchema = z.object({
   type: z.literal('command'),
   command: z.string().min(1, 'must not be empty'),
   args: z.array(z.string()).optional(),
+  shell: z.enum(['bash', 'powershell'], 'must be "bash" or "powershell"').optional(),
+  onFailure,
   async: z.boolean().optional(),
   asyncRewake: z.boolean().optional(),
   ...common,
@@ -67,6 +70,7 @@ const HookHttpSchema = z.object({
   url: z.url('must be a URL (http://127.0.0.1:PORT/path)'),
   headers: z.record(z.string(), z.string()).optional(),
   allowedEnvVars: z.array(z.string()).optional(),
+  onFailure,
   ...common,
 });
 const HookPromptSchema = z.object({
@@ -87,6 +91,8 @@ const HookMcpToolSchema = z.object({
   server: z.string().min(1, 'must name a configured MCP server'),
   tool: z.string().min(1, "must name the server's tool"),
   input: z.record(z.string(), z.unknown()).optional(),
+  // Claude Code reads any value other than "continue" as "block" for this type.
+  onFailure: z.preprocess((v) => (v === undefined || v === 'continue' ? v : 'block'), onFailure),
   ...common,
 });
 const HandlerSchema = z.discriminatedUnion('type', [

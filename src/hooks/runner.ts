@@ -9,6 +9,7 @@ import { claudeCodeToolName, toolNameVariants } from '../tools/claude-names.js';
 import { deliverAsync } from './async-output.js';
 import { handlerKey, isBackground, runHandler } from './handlers.js';
 import { mergeVerdicts, verdictOf } from './hook-output.js';
+import { applyOnFailure, failureOf } from './on-failure.js';
 import type {
   HookAsyncOutput,
   HookHandler,
@@ -47,6 +48,7 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
     },
     onAsyncOutput: (output) => {
       options.onAsyncOutput?.(output);
+      if (output.rewake && takenForWake(options, output)) return;
       for (const listener of listeners) listener(output);
     },
   };
@@ -74,7 +76,7 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
           env: hook.pluginRoot === undefined ? baseEnv() : { ...baseEnv(), CLAUDE_PLUGIN_ROOT: hook.pluginRoot },
           options: delivery,
           ...(opts.signal && !isBackground(hook) ? { signal: opts.signal } : {}),
-        }).then((r) => report(event, r, options));
+        }).then((r) => applyOnFailure(event, hook, report(event, r, options)));
       for (const hook of hooks.filter(isBackground))
         void spawn(hook).then((r) => deliverAsync(event, hook, r, delivery));
       const results = await Promise.all(hooks.filter((h) => !isBackground(h)).map(spawn));
@@ -86,22 +88,22 @@ export function createHookRunner(settings: HookSettings, options: HookRunnerOpti
   };
 }
 
+function takenForWake(options: HookRunnerOptions, output: HookAsyncOutput): boolean {
+  try {
+    return options.onAsyncRewake?.(output) === true;
+  } catch {
+    return false; // a receiver's bug: the session's listeners still get it
+  }
+}
+
 /** A hook that could not start, or timed out, or exited with an error other than 2, goes to `onFailure`. */
 function report(
   event: HookEventName,
   result: HookCommandResult,
   options: HookRunnerOptions,
 ): HookCommandResult {
-  const failed =
-    result.notStarted ||
-    result.timedOut ||
-    (result.exitCode !== null && result.exitCode !== 0 && result.exitCode !== 2);
-  if (!failed || options.onFailure === undefined) return result;
-  const why = result.notStarted
-    ? `could not start (exit ${result.exitCode ?? '-'}): ${lastLine(result.stderr) || 'command not found'}`
-    : result.timedOut
-      ? 'timed out'
-      : `exited ${result.exitCode}: ${lastLine(result.stderr)}`;
+  const why = failureOf(result);
+  if (why === undefined || options.onFailure === undefined) return result;
   try {
     options.onFailure({
       event,
@@ -114,8 +116,6 @@ function report(
   }
   return result;
 }
-
-const lastLine = (text: string): string => text.trim().split('\n').at(-1)?.slice(0, 300) ?? '';
 
 /** The JSON on a hook's stdin: the common fields, then the event's own. */
 function eventJson(

@@ -5,7 +5,7 @@
  * reference is the spec; docs/TOOLS.md lists what differs.
  *
  * Protocol, per command:
- * - shell form `sh -c <command>`, or exec form (`command` + `args`, no shell),
+ * - shell form `/bin/sh -c <command>` (`shell: "powershell"`: pwsh), or exec form (`command` + `args`, no shell),
  *   in the session's cwd (the task's worktree), with `CLAUDE_PROJECT_DIR` (the
  *   repository root) and, for a plugin's hooks, `CLAUDE_PLUGIN_ROOT` set, and
  *   `${CLAUDE_PROJECT_DIR}` / `${CLAUDE_PLUGIN_ROOT}` substituted in the
@@ -52,6 +52,13 @@ export interface HookCommand {
   command: string;
   /** Exec form: the argument vector; no shell is involved. */
   args?: string[];
+  /**
+   * Shell form's interpreter: `bash` (default; `/bin/sh -c`, as the real
+   * CLI runs it on Linux) or `powershell` (`pwsh`). Ignored in exec form.
+   */
+  shell?: 'bash' | 'powershell';
+  /** What a failure does (see on-failure.ts): `continue` (default) or `block` (counts as exit 2). */
+  onFailure?: HookOnFailure;
   /** Seconds; default 600 (Claude Code's). On timeout the whole process group is killed. */
   timeout?: number;
   /** Runs in the background: the event does not wait, and the hook decides nothing. */
@@ -83,6 +90,7 @@ export interface HookCommand {
 export interface HookHttp {
   type: 'http';
   url: string;
+  onFailure?: HookOnFailure;
   headers?: Record<string, string>;
   allowedEnvVars?: string[];
   timeout?: number;
@@ -139,12 +147,22 @@ export interface HookMcpTool {
   server: string;
   tool: string;
   input?: Record<string, unknown>;
+  /** As for commands; any value other than `continue` reads as `block` (Claude Code's rule for this type). */
+  onFailure?: HookOnFailure;
   timeout?: number;
   if?: string;
   statusMessage?: string;
   once?: boolean;
   pluginRoot?: string;
 }
+
+/**
+ * A failed hook (could not start, timed out, exited other than 0 or 2,
+ * printed JSON that does not parse): `continue` reports it and lets the
+ * action go ahead; `block` counts it as exit 2. Ignored for background hooks
+ * and on SessionStart, Stop, SubagentStop, TaskCompleted, TeammateIdle.
+ */
+export type HookOnFailure = 'continue' | 'block';
 
 /** Every handler type Claude Code documents. */
 export type HookHandler = HookCommand | HookHttp | HookPrompt | HookAgent | HookMcpTool;
@@ -174,6 +192,8 @@ export interface HookCommandResult {
   durationMs: number;
   /** The command could not start (spawn error, or the shell's exit 127: not found). */
   notStarted?: boolean;
+  /** A failure turned into exit 2 by `onFailure: "block"` (stderr says why). */
+  blockedOnFailure?: boolean;
   /** A prompt/agent hook's "not ok" that also ends the turn (Claude Code's preventContinuation). */
   stopsTurn?: boolean;
 }
@@ -270,6 +290,13 @@ export interface HookRunnerOptions {
    * or `systemMessage` (Claude Code delivers these on the next turn).
    */
   onAsyncOutput?: (output: HookAsyncOutput) => void;
+  /**
+   * An `asyncRewake` result (exit 2) before the session's listeners get it:
+   * return true when taken — a teammate whose session has ended wakes for
+   * it instead (src/teammate/hook-wake.ts) — so it is not also queued in a
+   * conversation that will not run again.
+   */
+  onAsyncRewake?: (output: HookAsyncOutput) => boolean;
 }
 
 export interface HookMcpCall {

@@ -15,20 +15,35 @@ import { mergeHookSettings, parseHookSettings } from '../hooks/parse.js';
 import { taskCreatedHook } from '../hooks/team-events.js';
 import type { HookRunner } from '../hooks/types.js';
 import type { Task } from '../store/types.js';
+import { rewakeRoute } from './hook-wake.js';
 import type { TeammateHost } from './host.js';
 import type { WorkerData } from './types.js';
 
 /** The team's hooks, then the teammate's own (its config's `hooks`, or its agent file's). */
 export async function teammateHooks(data: WorkerData): Promise<LoadedHooks> {
-  const team = await loadHookSettings(data.repoRoot, data.team.hooks, { pluginDirs: data.team.plugins ?? [] });
+  const team = await loadHookSettings(data.repoRoot, data.team.hooks, {
+    pluginDirs: data.team.plugins ?? [],
+  });
   if (data.teammate.hooks === undefined) return team;
   const own = parseHookSettings(data.teammate.hooks, `teammate ${data.teammate.name}: hooks`);
   return { ...team, ...mergeHookSettings([team, own]) };
 }
 
-export function teammateHookRunner(host: TeammateHost, cwd: string, permissionMode: string): HookRunner {
+/** Whether the runner's session is mid-run, and whether it is a hook-woken turn (see hook-wake.ts). */
+export interface RewakeScope {
+  live: () => boolean;
+  woken: boolean;
+}
+
+export function teammateHookRunner(
+  host: TeammateHost,
+  cwd: string,
+  permissionMode: string,
+  scope: RewakeScope = { live: () => false, woken: false },
+): HookRunner {
   const repoRoot = host.deps.data.repoRoot;
   return createHookRunner(host.deps.hooks, {
+    onAsyncRewake: rewakeRoute(host, scope.live, scope.woken),
     cwd,
     projectDir: repoRoot,
     permissionMode,
@@ -51,7 +66,6 @@ function teamBase(host: TeammateHost, runtime: AgentRuntime | null): Record<stri
     team_name: basename(host.deps.data.repoRoot),
   };
 }
-
 
 export interface TeamHookVerdict {
   /** Exit 2 / a block: the teammate is told this and keeps working. */

@@ -1,3 +1,4 @@
+import type { HookAsyncOutput } from '../hooks/types.js';
 import type { StatusFile } from './status-file.js';
 import type { MailDesk } from './mail-desk.js';
 import type { TeammateDeps } from './teammate.js';
@@ -25,5 +26,7 @@ export interface TeammateHost {
   /** Plans rejected on the current task; at the team's `maxAttempts` the task fails. */
   planRejections: number;
   setState(state: TeammateState, task: string | null, note?: string): Promise<void>;
+  /** A background hook's `asyncRewake` result for a session that has ended: wake for it (hook-wake.ts). */
+  hookWake(output: HookAsyncOutput): void;
   stop(reason: string): void;
 }

@@ -6,6 +6,7 @@
 import type { Message } from '../store/types.js';
 import { startEngine, type EngineSession } from './engines/index.js';
 import type { ActiveRun, TeammateHost } from './host.js';
+import { handOffRewakes } from './hook-wake.js';
 import { formatMail } from './prompts.js';
 
 export function answerMailWhileIdle(host: TeammateHost, batch: Message[]): ActiveRun {
@@ -28,6 +29,7 @@ export function answerMailWhileIdle(host: TeammateHost, batch: Message[]): Activ
       await runtime.submit(prompt); // events go to the transcript; the result needs no action
     } finally {
       host.desk.detach();
+      handOffRewakes(host, runtime);
       if (!runtime.runtime) void runtime.close(); // another engine's process ends with its session
     }
   })();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent } from '../agent/types.js';
 import type { PermissionPolicy } from '../agent/permissions/types.js';
+import { teammateAddedDirs } from './added-dirs.js';
 import { taskCreatedCheck, teammateHookRunner } from './hooks.js';
 import { cronTools } from '../tools/cron/index.js';
 import { builtinTools, toolDefinition } from '../tools/index.js';
@@ -64,6 +65,8 @@ export interface RuntimeSpec {
   worktree: string | null;
   /** Answering mail in the shared tree: no editing tools. */
   readOnly: boolean;
+  /** A turn woken by a background hook (hook-wake.ts): its own hooks' results never wake again. */
+  hookWoken?: boolean;
   parentId: string;
   onEvent: (e: AgentEvent) => void;
 }
@@ -94,12 +97,18 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     save: host.deps.viaLead?.saveRequest,
   };
   const policy = policyFor(host, spec.readOnly);
-  const hooks = teammateHookRunner(host, spec.cwd, policy.defaultMode);
+  const added = teammateAddedDirs(data);
+  for (const warning of added.warnings) host.deps.log({ type: 'notice', agent: host.name, message: warning });
   let runtime: AgentRuntime | null = null;
+  const hooks = teammateHookRunner(host, spec.cwd, policy.defaultMode, {
+    live: () => runtime?.isRunning === true,
+    woken: spec.hookWoken === true,
+  });
   const beforeCreate = taskCreatedCheck(host, hooks, () => runtime);
   runtime = new AgentRuntime({
     model: host.deps.model,
     cwd: spec.cwd,
+    ...(added.dirs.length === 0 ? {} : { additionalDirectories: added.dirs }),
     tools: toolsFor(host, spec.readOnly),
     systemPrompt: teammateSystemPrompt({ name: host.name, role: cfg.role, roster, worktree: spec.worktree, planMode: cfg.planMode }),
     agentName: host.name,

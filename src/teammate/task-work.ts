@@ -8,6 +8,7 @@ import { consolidateMemories, extractMemories } from '../agent/memory/index.js';
 import type { AgentRuntime } from '../agent/runtime.js';
 import type { AgentEvent, ResultEvent } from '../agent/types.js';
 import { startEngine, type EngineSession } from './engines/index.js';
+import { handOffRewakes } from './hook-wake.js';
 import { completionHooks, teammateHookRunner } from './hooks.js';
 import type { Task } from '../store/types.js';
 import type { ActiveRun, TeammateHost } from './host.js';
@@ -53,6 +54,7 @@ export function workOnTask(host: TeammateHost, task: Task): ActiveRun {
       if (runtime.runtime) await keepMemories(host, runtime.runtime);
     } finally {
       host.desk.detach();
+      handOffRewakes(host, runtime);
       void runtime.close();
     }
   })();

@@ -5,13 +5,14 @@
  * "look now" (`wake`); what to do is always read from the files.
  */
 import type { AgentEvent } from '../agent/types.js';
-import type { HookSettings } from '../hooks/types.js';
+import type { HookAsyncOutput, HookSettings } from '../hooks/types.js';
 import type { ModelClient } from '../model/types.js';
 import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import { handleControlMessage } from './control.js';
+import { answerHookWhileIdle, HookWakes } from './hook-wake.js';
 import type { ActiveRun, TeammateHost } from './host.js';
 import type { LeadWrites } from './hosts/store-client.js';
 import { MailDesk } from './mail-desk.js';
@@ -55,6 +56,7 @@ export class Teammate implements TeammateHost {
   readonly waiters = new Waiters();
   readonly desk: MailDesk;
   readonly shutdownRequests = new Map<string, string>();
+  private readonly hookWakes = new HookWakes();
   planApproved = false;
   planRejections = 0;
   private stopReason: string | null = null;
@@ -87,6 +89,13 @@ export class Teammate implements TeammateHost {
     if (this.current && reason === 'mail') void this.desk.pollWhileBusy();
   }
 
+  /** A background hook's result for a session that has ended: taken at the next idle moment, like mail. */
+  hookWake(output: HookAsyncOutput): void {
+    if (this.stopping) return;
+    this.hookWakes.add(output);
+    this.wake('task');
+  }
+
   /**
    * A task changed elsewhere: when the one being worked on was cancelled, the
    * run stops; `finishTask` then leaves the file as it is. (Only a cancel: a
@@ -111,6 +120,7 @@ export class Teammate implements TeammateHost {
     await this.setState('idle', null);
     while (!this.stopping) {
       if (await this.handleMail()) continue;
+      if (await this.handleHookWakes()) continue;
       if (await this.takeNextTask()) continue;
       await this.idle();
     }
@@ -136,6 +146,13 @@ export class Teammate implements TeammateHost {
     await this.setState('working', null);
     await this.runToEnd(answerMailWhileIdle(this, batch));
     return true; // idle again only when nothing else is waiting (see `idle`), not between two jobs
+  }
+
+  private async handleHookWakes(): Promise<boolean> {
+    if (this.hookWakes.size === 0) return false;
+    await this.setState('working', null);
+    await this.runToEnd(answerHookWhileIdle(this, this.hookWakes.take()));
+    return true;
   }
 
   private async takeNextTask(): Promise<boolean> {

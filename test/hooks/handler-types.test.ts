@@ -32,7 +32,7 @@ describe('hook handler types', () => {
       { type: 'prompt', prompt: 'safe? $ARGUMENTS', model: 'haiku', continueOnBlock: true },
       { type: 'agent', prompt: 'verify', once: true },
       { type: 'mcp_tool', server: 'memory', tool: 'check', input: { path: '${tool_input.file_path}' } },
-      { type: 'command', command: 'x', asyncRewake: true },
+      { type: 'command', command: 'x', asyncRewake: true, shell: 'bash', onFailure: 'block' },
     ]);
     expect(loaded.settings.PermissionRequest).toBeUndefined();
     expect(loaded.problems).toEqual([

@@ -15,7 +15,7 @@ import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
 import { claudeCodeEnv, ensureClaudeCode } from '../support/claude-code/install.js';
 import { TSX_LOADER } from '../support/race/spawn-ts.js';
 import { makeRepo } from './repo.js';
-import { runProcess, type ProcessRun } from './run.js';
+import { runProcess, toolResults, type ProcessRun } from './run.js';
 
 const KEY = 'sk-ant-test-offline';
 const MODEL = 'claude-opus-5-5';
@@ -70,12 +70,6 @@ async function run(client: 'claude' | 'teamd', addDir: boolean): Promise<Ran> {
   }
   return { ...ran, firstRequest };
 }
-
-const toolResults = (ran: ProcessRun): string =>
-  ran.events
-    .filter((e) => e.type === 'user')
-    .map((e) => JSON.stringify(e.message))
-    .join('\n');
 
 describe.skipIf(!claude.ok)('--add-dir: Claude Code and teamd agent -p', () => {
   const runs: Record<string, Ran> = {};

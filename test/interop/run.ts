@@ -45,3 +45,10 @@ function jsonLines(text: string): Record<string, unknown>[] {
       }
     });
 }
+
+/** The `user` events' messages (the tool results the client fed back), as one text to search. */
+export const toolResults = (ran: ProcessRun): string =>
+  ran.events
+    .filter((e) => e.type === 'user')
+    .map((e) => JSON.stringify(e.message))
+    .join('\n');

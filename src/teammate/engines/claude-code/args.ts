@@ -10,6 +10,8 @@
  *   always allowed, and asks go to `mcp__teamd__permission_prompt`;
  * - `planMode`: `--permission-mode plan` (the plan approval is the CLI's ExitPlanMode ask, in teamd's approvals);
  * - `--tools` when the teammate's tools are restricted (teamd names mapped to Claude Code's);
+ * - `--add-dir` per additional directory (the teammate's, the team's and the
+ *   repository settings' `permissions.additionalDirectories`, absolute);
  * - a role `agent:<name>` becomes `--agent <name>` (the repository's agent file);
  *   any other role is appended to the system prompt with the team's rules.
  */
@@ -34,6 +36,8 @@ export interface ClaudeRunSettings {
   readOnly: boolean;
   /** The teammate's `planMode`: the CLI's own plan mode (its ExitPlanMode ask is the plan approval). */
   planMode?: boolean;
+  /** Absolute directories the CLI's tools may reach besides the cwd (`--add-dir`). */
+  addDirs?: string[];
   extra: string[];
 }
 
@@ -85,6 +89,7 @@ export function claudeArgs(s: ClaudeRunSettings): string[] {
     ...budget,
     ...tools,
     ...mcp,
+    ...(s.addDirs ?? []).flatMap((d) => ['--add-dir', d]),
     ...systemPromptOf(s),
     ...permissionArgs(s),
     ...s.extra,

@@ -1,5 +1,6 @@
 /** The `claude-code` engine: a teammate's session on the Claude Code CLI, from its config. */
 import { transcriptsDir, runBudget } from '../../runtime-factory.js';
+import { teammateAddedDirs } from '../../added-dirs.js';
 import type { TeammateHost } from '../../host.js';
 import type { StartEngine } from '../types.js';
 import { watchingAsks } from './asks.js';
@@ -11,6 +12,8 @@ export { ClaudeCodeSession } from './session.js';
 
 function settingsOf(host: TeammateHost, readOnly: boolean): ClaudeRunSettings {
   const { data } = host.deps;
+  const added = teammateAddedDirs(data);
+  for (const warning of added.warnings) host.deps.log({ type: 'notice', agent: host.name, message: warning });
   const cfg = data.teammate;
   const left = cfg.maxBudgetUsd === undefined ? undefined : Math.max(0.000001, cfg.maxBudgetUsd - host.status.current.costUsd);
   return {
@@ -24,6 +27,7 @@ function settingsOf(host: TeammateHost, readOnly: boolean): ClaudeRunSettings {
     mcpConfig: mcpConfigJson(host.name, data.repoRoot),
     readOnly,
     planMode: cfg.planMode,
+    addDirs: added.dirs,
     extra: data.team.claudeCode?.args ?? [],
   };
 }
