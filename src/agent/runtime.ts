@@ -82,7 +82,7 @@ export class AgentRuntime {
       ...context
     } = createToolContext({
       root: options.cwd,
-      ...(options.additionalDirectories === undefined ? {} : { extraRoots: options.additionalDirectories }),
+      ...extraRootsOf(options),
       agentName: this.agentName,
       fileState: createFileStateTracker(),
       services: options.services ?? {},
@@ -347,4 +347,10 @@ export class AgentRuntime {
     }
     return event;
   }
+}
+
+/** The directories beyond `cwd` the tools may reach: the option, else the policy's (Claude Code's settings key). */
+function extraRootsOf(options: AgentRuntimeOptions): { extraRoots?: readonly string[] } {
+  const dirs = options.additionalDirectories ?? options.permissionPolicy?.additionalDirectories;
+  return dirs === undefined ? {} : { extraRoots: dirs };
 }

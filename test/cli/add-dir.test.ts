@@ -54,6 +54,19 @@ describe('teamd agent --add-dir', () => {
     expect(printed).toEqual(['Found it.\n']);
   });
 
+  test('a library caller’s permissionPolicy.additionalDirectories reaches the tools as the option does', async () => {
+    const { dir, repo, lib } = await layout();
+    await using _ = dir;
+    await writeFile(join(repo, 'script.json'), JSON.stringify(READ_ADDED));
+    const { additionalDirectories: _flag, ...base } = await headlessOptions({ model: 'scripted:script.json' }, repo);
+    const options = { ...base, permissionPolicy: { ...base.permissionPolicy, additionalDirectories: [lib] } };
+    const printed: string[] = [];
+    const out = { stdout: (t: string) => printed.push(t), stderr: (t: string) => printed.push(`stderr: ${t}`) };
+    const result = await runHeadless('Read the notes', options, 'text', out).result;
+    expect(result.subtype).toBe('success');
+    expect(printed).toEqual(['Found it.\n']);
+  });
+
   test('without it the same read is refused and the script finds no directory named', async () => {
     const { dir, repo } = await layout();
     await using _ = dir;
