@@ -19,6 +19,9 @@ const TEAMD_ONLY = new Set(['progress', 'tool_use_summary']);
 export class ClaudeEventPrinter {
   private stopReason: string | null = null;
   private replaying: string | ContentBlock[] | null = null;
+  /** The `system/init` printed, printed again (a new uuid) before each later run, as Claude Code does per stdin message. */
+  private lastInit: ClaudeEvent | null = null;
+  private initAgain = false;
   private cwd = process.cwd();
   private model = '';
   private readonly raw: RawStream;
@@ -31,15 +34,29 @@ export class ClaudeEventPrinter {
     this.raw = new RawStream(() => this.model, line, options.includePartialMessages);
   }
 
-  /** The prompt of the run about to start, printed back with its first event (after `system/init`) when replaying. */
+  /**
+   * A run is about to start: its prompt is printed back with its first event
+   * (after `system/init`) when replaying; a later run's events start with
+   * `system/init` again.
+   */
   replay(prompt: string | ContentBlock[]): void {
     if (this.options.replayUserMessages === true) this.replaying = prompt;
+    this.initAgain = this.lastInit !== null;
   }
 
   /** The Claude Code event(s) for one teamd event; none for events Claude Code has no counterpart for. */
   convert(event: AgentEvent): ClaudeEvent[] {
     if (event.type !== 'stream_event' && event.type !== 'assistant') this.raw.mark();
     const shaped = this.shape(event);
+    if (this.initAgain && this.lastInit !== null && shaped.length > 0) {
+      this.initAgain = false;
+      return [{ ...this.lastInit, uuid: randomUUID() }, ...this.withReplay(event, shaped)];
+    }
+    return this.withReplay(event, shaped);
+  }
+
+  /** The prompt printed back before the run's first event (the init aside) when replaying. */
+  private withReplay(event: AgentEvent, shaped: ClaudeEvent[]): ClaudeEvent[] {
     if (this.replaying === null || shaped.length === 0 || (event.type === 'system' && event.subtype === 'init'))
       return shaped;
     const replayed = {
@@ -59,7 +76,10 @@ export class ClaudeEventPrinter {
     if (TEAMD_ONLY.has(event.type)) return [];
     switch (event.type) {
       case 'system':
-        if (event.subtype === 'init') return [this.init(event)];
+        if (event.subtype === 'init') {
+          this.lastInit = this.init(event);
+          return [this.lastInit];
+        }
         return [event.subtype === 'api_retry' ? apiRetry(event) : asIs(event)];
       case 'assistant':
         return this.withFrame(event);
