@@ -395,7 +395,12 @@ await server.connect(new StdioServerTransport());
     expect(ran.code, ran.stderr).toBe(0);
     expect(existsSync(join(dir, 'a.txt'))).toBe(true);
     expect(existsSync(join(dir, 'b.txt'))).toBe(false);
-    expect(of(ran, 'result')[0]!.permission_denials).toEqual([expect.objectContaining({ tool_name: 'bash', message: expect.stringContaining('no b files') })]);
+    // Claude Code's entry (its tool name, no message); the tool result is the tool's message as it is
+    const [denial] = of(ran, 'result')[0]!.permission_denials;
+    expect(Object.keys(denial).sort()).toEqual(['tool_input', 'tool_name', 'tool_use_id']);
+    expect(denial).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'echo refused > b.txt' } });
+    const results = of(ran, 'user').flatMap((e) => e.message.content);
+    expect(results.find((b: { is_error?: boolean }) => b.is_error === true)).toMatchObject({ content: 'no b files' });
     const bad = await agent(dir, ['-p', 'go', ...API, '--permission-prompt-tool', 'approve']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('is not an MCP tool name');

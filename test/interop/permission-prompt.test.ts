@@ -58,23 +58,37 @@ async function runClient(client: 'claude' | 'teamd'): Promise<GateRun> {
   const repo = join(base, 'repo');
   makeRepo(repo);
   writeFileSync(join(repo, 'tools', 'gate-mcp.mjs'), gateMcpServer());
-  const mcp = { mcpServers: { gate: { command: process.execPath, args: ['tools/gate-mcp.mjs'] } } };
+  const gateLog = join(base, `gate-${client}.jsonl`);
+  // the log's path as an argument: teamd starts stdio servers with the SDK's default environment only
+  const mcp = { mcpServers: { gate: { command: process.execPath, args: ['tools/gate-mcp.mjs', gateLog] } } };
   writeFileSync(join(repo, '.mcp.json'), JSON.stringify(mcp, null, 2));
   server.setScript(conversation(client === 'claude' ? 'Bash' : 'bash'));
-  const gateLog = join(base, `gate-${client}.jsonl`);
   const home = mkdtempSync(join(base, `home-${client}-`));
-  const extra = { INTEROP_GATE_LOG: gateLog, INTEROP_HOOK_LOG: join(base, `hooks-${client}.jsonl`), ENABLE_TOOL_SEARCH: 'false' };
+  const extra = { INTEROP_HOOK_LOG: join(base, `hooks-${client}.jsonl`), ENABLE_TOOL_SEARCH: 'false' };
   const env = { ...claudeCodeEnv(server.url, home, extra), ANTHROPIC_API_KEY: KEY };
   const flags = ['-p', '--output-format', 'stream-json', '--verbose', '--model', 'claude-opus-5-5'];
-  const gate = ['--permission-mode', 'default', '--permission-prompt-tool', 'mcp__gate__approve', 'Run the three steps.'];
+  const gate = [
+    '--permission-mode',
+    'default',
+    '--permission-prompt-tool',
+    'mcp__gate__approve',
+    'Run the three steps.',
+  ];
   const run =
     client === 'claude'
       ? await runProcess((claude as { bin: string }).bin, [...flags, ...gate], { cwd: repo, env })
-      : await runProcess(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...flags, ...gate], { cwd: repo, env });
+      : await runProcess(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...flags, ...gate], {
+          cwd: repo,
+          env,
+        });
   const asks = existsSync(gateLog)
-    ? readFileSync(gateLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Json)
+    ? readFileSync(gateLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Json)
     : [];
-  const read = (name: string) => (existsSync(join(repo, name)) ? readFileSync(join(repo, name), 'utf8') : null);
+  const read = (name: string) =>
+    existsSync(join(repo, name)) ? readFileSync(join(repo, name), 'utf8') : null;
   const files = Object.fromEntries(['a.txt', 'x.txt', 'r.txt', 'd.txt'].map((f) => [f, read(f)]));
   if (process.env.INTEROP_DUMP) {
     writeFileSync(join(process.env.INTEROP_DUMP, `gate-events-${client}.jsonl`), run.stdout);
@@ -86,7 +100,9 @@ async function runClient(client: 'claude' | 'teamd'): Promise<GateRun> {
 const toolResults = (run: ProcessRun) =>
   run.events
     .filter((e) => e.type === 'user')
-    .flatMap((e) => ((e.message as { content: Json[] }).content ?? []).filter((b) => b.type === 'tool_result'));
+    .flatMap((e) =>
+      ((e.message as { content: Json[] }).content ?? []).filter((b) => b.type === 'tool_result'),
+    );
 const toolUses = (run: ProcessRun) =>
   run.events
     .filter((e) => e.type === 'assistant')
@@ -100,8 +116,12 @@ describe.skipIf(!claude.ok)('--permission-prompt-tool: an MCP tool allows, rewri
     cc = await runClient('claude');
     td = await runClient('teamd');
     console.log(`interop gate asks: ${JSON.stringify(cc.asks)}\n  teamd: ${JSON.stringify(td.asks)}`);
-    console.log(`interop gate results: ${JSON.stringify(toolResults(cc))}\n  teamd: ${JSON.stringify(toolResults(td))}`);
-    console.log(`interop gate denials: ${JSON.stringify(result(cc)?.permission_denials)}\n  teamd: ${JSON.stringify(result(td)?.permission_denials)}`);
+    console.log(
+      `interop gate results: ${JSON.stringify(toolResults(cc))}\n  teamd: ${JSON.stringify(toolResults(td))}`,
+    );
+    console.log(
+      `interop gate denials: ${JSON.stringify(result(cc)?.permission_denials)}\n  teamd: ${JSON.stringify(result(td)?.permission_denials)}`,
+    );
   }, 240_000);
 
   it('both ask the tool once per call with the same arguments: tool_name, input, tool_use_id', () => {
@@ -111,7 +131,8 @@ describe.skipIf(!claude.ok)('--permission-prompt-tool: an MCP tool allows, rewri
     expect(td.asks.map((a) => Object.keys(a).sort())).toEqual(cc.asks.map((a) => Object.keys(a).sort()));
     const named = (asks: Json[]) => asks.map((a) => ({ tool_name: a.tool_name, input: a.input }));
     expect(named(td.asks)).toEqual(named(cc.asks));
-    for (const run of [cc, td]) expect(run.asks.map((a) => a.tool_use_id)).toEqual(toolUses(run).map((b) => b.id));
+    for (const run of [cc, td])
+      expect(run.asks.map((a) => a.tool_use_id)).toEqual(toolUses(run).map((b) => b.id));
   });
 
   it('both run the allowed call, the rewritten command instead of the model’s, and not the denied one', () => {
@@ -126,7 +147,11 @@ describe.skipIf(!claude.ok)('--permission-prompt-tool: an MCP tool allows, rewri
     expect(denied(cc)).toHaveLength(1);
     expect(denied(td).map((b) => b.content)).toEqual(denied(cc).map((b) => b.content));
     const denials = (run: ProcessRun) =>
-      (result(run)!.permission_denials as Json[]).map((d) => ({ keys: Object.keys(d).sort(), tool_name: d.tool_name, tool_input: d.tool_input }));
+      (result(run)!.permission_denials as Json[]).map((d) => ({
+        keys: Object.keys(d).sort(),
+        tool_name: d.tool_name,
+        tool_input: d.tool_input,
+      }));
     expect(denials(td)).toEqual(denials(cc));
   });
 });

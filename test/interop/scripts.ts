@@ -25,8 +25,8 @@ await server.connect(new StdioServerTransport());
 
 /**
  * A stdio MCP server answering permission asks (`--permission-prompt-tool
- * mcp__gate__approve`): it appends each call's arguments to
- * $INTEROP_GATE_LOG, denies a command naming `deny`, allows one naming
+ * mcp__gate__approve`): it appends each call's arguments to the file
+ * named by its first argument, denies a command naming `deny`, allows one naming
  * `rewrite` with a changed command (`updatedInput`), and allows the rest.
  */
 export const gateMcpServer = (): string => `import { appendFileSync } from 'node:fs';
@@ -46,7 +46,7 @@ const answer = (input) => {
 };
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const args = request.params.arguments ?? {};
-  appendFileSync(process.env.INTEROP_GATE_LOG ?? 'gate.jsonl', JSON.stringify(args) + '\\n');
+  appendFileSync(process.argv[2] ?? 'gate.jsonl', JSON.stringify(args) + '\\n');
   return { content: [{ type: 'text', text: JSON.stringify(answer(args.input)) }] };
 });
 await server.connect(new StdioServerTransport());
