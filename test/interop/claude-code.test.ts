@@ -217,18 +217,8 @@ describe.skipIf(!claude.ok)('a model call that is retried', () => {
 });
 
 describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --fork-session', () => {
-  const flags = [
-    '-p',
-    '--output-format',
-    'stream-json',
-    '--verbose',
-    '--dangerously-skip-permissions',
-    '--model',
-    MODEL,
-  ];
-  const agents = JSON.stringify({
-    checker: { description: 'Checks things.', prompt: 'You check.', tools: ['Read'] },
-  });
+  const flags = ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--model', MODEL];
+  const agents = JSON.stringify({ checker: { description: 'Checks things.', prompt: 'You check.', tools: ['Read'] } });
   type Runs = { first: ProcessRun; fork: ProcessRun; replay: ProcessRun };
   const runs: Partial<Record<'claude' | 'teamd', Runs>> = {};
 
@@ -237,10 +227,7 @@ describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --for
     makeRepo(repo);
     server.setScript({ rules: [{ times: 'always', content: [{ type: 'text', text: 'Fine.' }] }] });
     const home = mkdtempSync(join(base, `home-flags-${client}-`));
-    const env = {
-      ...claudeCodeEnv(server.url, home, { ENABLE_TOOL_SEARCH: 'false' }),
-      ANTHROPIC_API_KEY: KEY,
-    };
+    const env = { ...claudeCodeEnv(server.url, home, { ENABLE_TOOL_SEARCH: 'false' }), ANTHROPIC_API_KEY: KEY };
     const run = (args: string[], stdin?: string) =>
       client === 'claude'
         ? runProcess((claude as { bin: string }).bin, args, { cwd: repo, env, ...(stdin ? { stdin } : {}) })
@@ -251,12 +238,8 @@ describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --for
           });
     const first = await run([...flags, '--agents', agents, '--fallback-model', 'claude-haiku-5', 'one']);
     const fork = await run([...flags, '--continue', '--fork-session', 'two']);
-    const line = (text: string) =>
-      JSON.stringify({ type: 'user', message: { role: 'user', content: text } }) + '\n';
-    const replay = await run(
-      [...flags, '--input-format', 'stream-json', '--replay-user-messages'],
-      line('three') + line('four'),
-    );
+    const line = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text } }) + '\n';
+    const replay = await run([...flags, '--input-format', 'stream-json', '--replay-user-messages'], line('three') + line('four'));
     return { first, fork, replay };
   }
 
@@ -276,18 +259,13 @@ describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --for
       const forked = result(fork)!;
       expect(forked, client).toMatchObject({ is_error: false, result: 'Fine.' });
       expect(forked.session_id, client).not.toBe(old);
-      expect(fork.events.find((e) => e.type === 'system' && e.subtype === 'init')!.session_id, client).toBe(
-        forked.session_id,
-      );
+      expect(fork.events.find((e) => e.type === 'system' && e.subtype === 'init')!.session_id, client).toBe(forked.session_id);
     }
   });
 
   it('--replay-user-messages prints each stdin message back, after init and before its run, with the same fields', () => {
     const shape = (run: ProcessRun) =>
-      run.events.map(
-        (e) =>
-          `${String(e.type)}${typeof e.subtype === 'string' ? `/${e.subtype}` : ''}${e.isReplay ? ':replay' : ''}`,
-      );
+      run.events.map((e) => `${String(e.type)}${typeof e.subtype === 'string' ? `/${e.subtype}` : ''}${e.isReplay ? ':replay' : ''}`);
     const cc = runs.claude!.replay;
     const td = runs.teamd!.replay;
     expect(td.code, td.stderr).toBe(0);
@@ -315,9 +293,7 @@ describe.skipIf(!claude.ok)('--include-partial-messages', () => {
   it('both stream the same content_block_delta kinds, text and tool input alike, at the same block indexes', () => {
     const deltas = (run: ClientRun) =>
       run.events
-        .filter(
-          (e) => e.type === 'stream_event' && (e.event as { type?: string }).type === 'content_block_delta',
-        )
+        .filter((e) => e.type === 'stream_event' && (e.event as { type?: string }).type === 'content_block_delta')
         .map((e) => {
           const event = e.event as { index: number; delta: { type: string } };
           return `${event.index}:${event.delta.type}`;
@@ -333,63 +309,36 @@ describe.skipIf(!claude.ok)('--include-partial-messages', () => {
     const sequence = (run: ClientRun) =>
       run.events
         .filter((e) => e.type === 'stream_event' || e.type === 'assistant' || e.type === 'user')
-        .map((e) =>
-          e.type === 'stream_event' ? String((e.event as { type?: string }).type) : String(e.type),
-        )
+        .map((e) => (e.type === 'stream_event' ? String((e.event as { type?: string }).type) : String(e.type)))
         .filter((t, i, all) => t !== 'content_block_delta' || all[i - 1] !== t);
     console.log(`interop partial sequence: ${sequence(cc).join(' ')}\n  teamd: ${sequence(td).join(' ')}`);
     expect(sequence(cc)).toContain('message_start');
     expect(sequence(td)).toEqual(sequence(cc));
-    const fields = (run: ClientRun) => [
-      ...new Set(
-        run.events.filter((e) => e.type === 'stream_event').map((e) => Object.keys(e).sort().join(',')),
-      ),
-    ];
-    const first = (run: ClientRun) =>
-      JSON.stringify(run.events.filter((e) => e.type === 'stream_event').slice(0, 2));
+    const fields = (run: ClientRun) =>
+      [...new Set(run.events.filter((e) => e.type === 'stream_event').map((e) => Object.keys(e).sort().join(',')))];
+    const first = (run: ClientRun) => JSON.stringify(run.events.filter((e) => e.type === 'stream_event').slice(0, 2));
     console.log(`interop partial first events: ${first(cc)}\n  teamd: ${first(td)}`);
     expect(fields(td)).toEqual(fields(cc));
   });
 
   it('both print one assistant line per block with message_start’s usage; message_delta carries the output tokens', () => {
+    type Raw = { message?: { id: string; usage: Record<string, number> }; usage?: Record<string, number> };
+    type Line = { id: string; content: unknown[]; usage: Record<string, number>; stop_reason: unknown };
     const raw = (run: ClientRun, type: string) =>
       run.events
         .filter((e) => e.type === 'stream_event' && (e.event as { type?: string }).type === type)
-        .map(
-          (e) =>
-            e.event as {
-              message?: { id: string; usage: Record<string, number> };
-              usage?: Record<string, number>;
-            },
-        );
-    const lines = (run: ClientRun) =>
-      run.events
-        .filter((e) => e.type === 'assistant')
-        .map(
-          (e) =>
-            e.message as {
-              id: string;
-              content: unknown[];
-              usage: Record<string, number>;
-              stop_reason: unknown;
-            },
-        );
+        .map((e) => e.event as Raw);
+    const lines = (run: ClientRun) => run.events.filter((e) => e.type === 'assistant').map((e) => e.message as Line);
     for (const run of [cc, td]) {
-      const starts = raw(run, 'message_start').map((e) => e.message!);
-      const byId = new Map(starts.map((m) => [m.id, m.usage]));
+      const byId = new Map(raw(run, 'message_start').map((e) => [e.message!.id, e.message!.usage]));
       expect(lines(run).every((m) => m.content.length === 1 && m.stop_reason === null)).toBe(true);
       for (const m of lines(run)) expect(m.usage).toEqual(byId.get(m.id));
     }
-    const groups = (run: ClientRun) =>
-      lines(run).map((m, i, all) => (i > 0 && all[i - 1]!.id === m.id ? 'same' : 'new'));
+    const groups = (run: ClientRun) => lines(run).map((m, i, all) => (i > 0 && all[i - 1]!.id === m.id ? 'same' : 'new'));
     expect(groups(td)).toEqual(groups(cc));
     expect(groups(cc)).toContain('same');
     const keys = (run: ClientRun, type: string) =>
-      raw(run, type).map((e) =>
-        Object.keys(e.message?.usage ?? e.usage ?? {})
-          .sort()
-          .join(','),
-      );
+      raw(run, type).map((e) => Object.keys(e.message?.usage ?? e.usage ?? {}).sort().join(','));
     expect(keys(td, 'message_start')).toEqual(keys(cc, 'message_start'));
     expect(keys(td, 'message_delta')).toEqual(keys(cc, 'message_delta'));
     const output = (run: ClientRun) => raw(run, 'message_start').map((e) => e.message!.usage.output_tokens);
