@@ -109,7 +109,8 @@ async function askGate(
     message: verdict.message,
   };
   env.recordDenial(denial);
-  return refuse(call, errors.permissionDeniedError(call.tool.name, verdict.message), 'permission denied');
+  const text = verdict.asIs === true ? verdict.message : errors.permissionDeniedError(call.tool.name, verdict.message);
+  return refuse(call, text, 'permission denied');
 }
 
 /** PreToolUse hooks, then the permission gate: the input the tool may run with, or why not. */

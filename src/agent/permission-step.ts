@@ -7,7 +7,10 @@ import type { AnyTool } from '../tools/types.js';
 import type { CanUseTool, PermissionDecision, PermissionGate } from './permissions/types.js';
 import { NO_APPROVER } from './tool-errors.js';
 
-export type PermissionVerdict = { allowed: true; input: unknown } | { allowed: false; message: string };
+export type PermissionVerdict =
+  | { allowed: true; input: unknown }
+  /** `asIs`: the approver's message is the tool result as it is. */
+  | { allowed: false; message: string; asIs?: boolean };
 
 export interface PermissionStepInput {
   tool: AnyTool;
@@ -50,7 +53,8 @@ async function askApprover(step: PermissionStepInput, message: string): Promise<
       toolUseId: step.toolUseId,
       message,
     });
-    if (answer.behavior === 'deny') return { allowed: false, message: answer.message };
+    if (answer.behavior === 'deny')
+      return { allowed: false, message: answer.message, ...(answer.asIs === true ? { asIs: true } : {}) };
     return { allowed: true, input: answer.updatedInput ?? step.input };
   } catch (error) {
     return { allowed: false, message: `the approver failed: ${(error as Error).message}` };

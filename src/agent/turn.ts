@@ -73,6 +73,7 @@ const streamDelta = (event: StreamDelta): EventBody => ({ type: 'stream_event', 
 
 /** The model's partial output as a stream_event, or null for events that are no piece of the answer. */
 function deltaOf(event: ModelStreamEvent): StreamDelta | null {
+  if (event.type === 'message_start') return { type: 'message_start', id: event.id, usage: event.usage };
   if (event.type === 'block_start') return { type: 'content_block_start', index: event.index, content_block: event.block };
   if (event.type === 'text_delta') return { type: 'text_delta', text: event.text, index: event.index };
   if (event.type === 'input_json_delta')

@@ -116,6 +116,8 @@ export type ResultEvent = Extract<AgentEvent, { type: 'result' }>;
  * a block opening (`content_block_start`, with a tool call's id and name), then its deltas.
  */
 export type StreamDelta =
+  /** The call's start, with the usage the API's `message_start` carried. */
+  | { type: 'message_start'; id: string; usage: Usage }
   | { type: 'content_block_start'; index: number; content_block: BlockStart }
   | { type: 'text_delta'; text: string; index?: number }
   | { type: 'input_json_delta'; partial_json: string; index: number }

@@ -31,7 +31,8 @@ function decisionOf(answer: HookMcpAnswer, name: string): Awaited<ReturnType<Can
     if (parsed.success)
       return parsed.data.behavior === 'allow'
         ? { behavior: 'allow', ...(parsed.data.updatedInput ? { updatedInput: parsed.data.updatedInput } : {}) }
-        : { behavior: 'deny', message: parsed.data.message ?? `denied by ${name}` };
+        : // the tool's message is the tool result as it is, as in Claude Code
+          { behavior: 'deny', message: parsed.data.message ?? `denied by ${name}`, asIs: true };
   } catch {
     // falls through: not JSON
   }

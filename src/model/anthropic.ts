@@ -275,7 +275,7 @@ export class AnthropicModel implements ModelClient {
 }
 
 /** Events that are no output yet: held until the attempt commits. */
-const HELD = new Set<ModelStreamEvent['type']>(['block_start', 'input_json_delta', 'thinking_delta']);
+const HELD = new Set<ModelStreamEvent['type']>(['message_start', 'block_start', 'input_json_delta', 'thinking_delta']);
 
 function notify(request: ModelRequest, notice: RetryNotice): void {
   try {

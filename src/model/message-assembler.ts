@@ -43,7 +43,7 @@ export class MessageAssembler {
     switch (event.type) {
       case 'message_start':
         this.usage = mergeWireUsage(usageOf(), event.message.usage);
-        return [];
+        return [{ type: 'message_start', id: event.message.id, usage: { ...this.usage } }];
       case 'content_block_start':
         return this.#start(event.index, event.content_block);
       case 'content_block_delta':

@@ -203,6 +203,8 @@ export type ModelStreamEvent =
    * empty, `tool_use` with its id and name, so a consumer can print the raw event sequence.
    */
   | { type: 'block_start'; index: number; block: BlockStart }
+  /** The API's `message_start` with its usage (input and cache tokens; output so far), before the first block. */
+  | { type: 'message_start'; id: string; usage: Usage }
   /** A tool_use block whose input JSON is complete: the runtime may start the tool now. */
   | { type: 'tool_use'; index: number; block: ToolUseBlock }
   /**

@@ -214,10 +214,10 @@ describe('replayUserMessages', () => {
       type: 'stream_event',
       event: { type: 'text_delta', text: 'x', index },
     });
-    const assistant = (b: Base): AgentEvent => ({
+    const assistant = (b: Base, blocks = 1): AgentEvent => ({
       ...b,
       type: 'assistant',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+      message: { role: 'assistant', content: Array.from({ length: blocks }, () => ({ type: 'text' as const, text: 'x' })) },
       model: 'm',
       usage,
       stop_reason: 'end_turn',
@@ -230,7 +230,7 @@ describe('replayUserMessages', () => {
       start(base, 1),
       text(sub, 0),
       assistant(sub),
-      assistant(base),
+      assistant(base, 2),
     ];
     const printed = events.flatMap((e) => printer.convert(e));
     const seq = (parent: string | null) =>
@@ -238,8 +238,10 @@ describe('replayUserMessages', () => {
         .filter((e) => e.parent_tool_use_id === parent)
         .map((e) => (e.type === 'stream_event' ? `${(e.event as { type: string }).type}` : e.type));
     const frame = ['message_start', 'content_block_start', 'content_block_delta'];
+    // one assistant line per block (Claude Code's), each before its block's stop
     expect(seq(null)).toEqual([
       ...frame,
+      'assistant',
       'content_block_stop',
       'content_block_start',
       'assistant',

@@ -91,14 +91,17 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
       type: 'message',
       role: 'assistant',
       model: 'claude-sonnet-5',
-      stop_reason: 'tool_use',
+      // Claude Code's assistant lines have no stop reason yet (it is in the result) and message_start's usage
+      stop_reason: null,
     });
     expect(first!.message.id).toMatch(/^msg_/);
     expect(first!.message.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash' });
-    expect(Object.keys(first!.message.usage)).toEqual(
-      expect.arrayContaining(['input_tokens', 'output_tokens']),
+    expect(Object.keys(first!.message.usage).sort()).toEqual(
+      ['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens'],
     );
-    expect(last!.message.stop_reason).toBe('end_turn');
+    expect(first!.message.usage.output_tokens).toBe(1);
+    expect(first!.message.id).toMatch(/^msg_fake_/);
+    expect(last!.message.stop_reason).toBe(null);
     const [user] = of(ran, 'user');
     expect(user).toMatchObject({ parent_tool_use_id: null, message: { role: 'user' } });
     expect(user!.tool_use_result).toEqual({ stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
@@ -208,6 +211,34 @@ describe('teamd agent -p, stream-json as Claude Code prints it', () => {
     expect(new Set(thinking.map((d) => d.index))).toEqual(new Set([0]));
     expect(new Set(input.map((d) => d.index))).toEqual(new Set([1]));
     expect(deltas.every((d) => (d as unknown as { type: string }).type === 'content_block_delta')).toBe(true);
+    // one assistant line per block, each just before its block's stop, all with message_start's usage
+    const around = ran.events
+      .filter((e) => e.type === 'assistant' || e.event?.type === 'content_block_stop')
+      .map((e) => (e.type === 'assistant' ? `assistant:${e.message.content.map((b: { type: string }) => b.type).join('+')}` : `stop:${e.event.index}`));
+    expect(around).toEqual(['assistant:thinking', 'stop:0', 'assistant:tool_use', 'stop:1', 'assistant:text', 'stop:0']);
+    const [thought, call] = of(ran, 'assistant');
+    const start = of(ran, 'stream_event').find((e) => e.event.type === 'message_start')!;
+    expect(thought!.message.id).toBe(call!.message.id);
+    expect(thought!.message.id).toBe(start.event.message.id);
+    for (const line of [thought!, call!]) expect(line.message.usage).toEqual(start.event.message.usage);
+    expect(thought!.message.content[0]).toMatchObject({ type: 'thinking', thinking: 'I should write the file first.' });
+    expect(call!.message.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash', input: { command: 'echo hi > out.txt' } });
+    const delta = of(ran, 'stream_event').find((e) => e.event.type === 'message_delta')!;
+    expect(Object.keys(delta.event.usage)).toEqual(['output_tokens']);
+  });
+
+  it('--verbose alone: one assistant line per content block as well (same id, one block each)', async () => {
+    const two = { content: [{ type: 'text', text: 'Writing.' }, { type: 'tool_use', name: 'bash', input: { command: 'true' } }] };
+    const { dir } = await setup({ script: { steps: [two, { content: [{ type: 'text', text: 'Done.' }] }] } as ScriptInput });
+    const ran = await agent(dir, ['-p', 'hi', ...API, '--dangerously-skip-permissions']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const lines = of(ran, 'assistant');
+    expect(lines.map((e) => e.message.content.map((b: { type: string }) => b.type))).toEqual([['text'], ['tool_use'], ['text']]);
+    expect(lines[0]!.message.id).toBe(lines[1]!.message.id);
+    expect(lines[1]!.message.id).not.toBe(lines[2]!.message.id);
+    expect(lines[0]!.message.usage).toEqual(lines[1]!.message.usage);
+    expect(lines.map((e) => e.message.stop_reason)).toEqual([null, null, null]);
+    expect(of(ran, 'result')[0]).toMatchObject({ stop_reason: 'end_turn', is_error: false });
   });
 });
 
@@ -274,7 +305,12 @@ describe('teamd agent -p flags', () => {
     );
     expect(ran.code, ran.stderr).toBe(0);
     expect(of(ran, 'result').map((r) => r.result)).toEqual(['first', 'second']);
-    expect(of(ran, 'system', 'init')).toHaveLength(1);
+    // Claude Code prints system/init again before each stdin message's run
+    const inits = of(ran, 'system', 'init');
+    expect(inits).toHaveLength(2);
+    expect(inits[1]!.session_id).toBe(inits[0]!.session_id);
+    expect(inits[1]!.uuid).not.toBe(inits[0]!.uuid);
+    expect(ran.events.map((e) => e.type)).toEqual(['system', 'assistant', 'result', 'system', 'assistant', 'result']);
     server.script!.assertComplete();
   });
 
@@ -359,7 +395,12 @@ await server.connect(new StdioServerTransport());
     expect(ran.code, ran.stderr).toBe(0);
     expect(existsSync(join(dir, 'a.txt'))).toBe(true);
     expect(existsSync(join(dir, 'b.txt'))).toBe(false);
-    expect(of(ran, 'result')[0]!.permission_denials).toEqual([expect.objectContaining({ tool_name: 'bash', message: expect.stringContaining('no b files') })]);
+    // Claude Code's entry (its tool name, no message); the tool result is the tool's message as it is
+    const [denial] = of(ran, 'result')[0]!.permission_denials;
+    expect(Object.keys(denial).sort()).toEqual(['tool_input', 'tool_name', 'tool_use_id']);
+    expect(denial).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'echo refused > b.txt' } });
+    const results = of(ran, 'user').flatMap((e) => e.message.content);
+    expect(results.find((b: { is_error?: boolean }) => b.is_error === true)).toMatchObject({ content: 'no b files' });
     const bad = await agent(dir, ['-p', 'go', ...API, '--permission-prompt-tool', 'approve']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('is not an MCP tool name');

@@ -39,7 +39,9 @@ const conversation = (bash: string): ScriptInput => ({
   steps: [
     {
       name: 'bash',
+      // two blocks: Claude Code prints one assistant line per block (same message id)
       content: [
+        { type: 'text', text: 'Writing the file.' },
         {
           type: 'tool_use',
           name: bash,
@@ -269,9 +271,10 @@ describe.skipIf(!claude.ok)('print-mode flags: --agents, --fallback-model, --for
     expect(td.code, td.stderr).toBe(0);
     const replays = (run: ProcessRun) => run.events.filter((e) => e.isReplay === true);
     expect(replays(td).map((e) => (e.message as { content: unknown }).content)).toEqual(['three', 'four']);
-    // Claude Code prints system/init again before each stdin message's run; teamd once (docs/AGENT.md)
-    const runsOf = (run: ProcessRun) => shape(run).filter((s) => !s.startsWith('system/'));
+    // both print system/init again before each stdin message's run (Claude Code's SessionStart hook lines aside)
+    const runsOf = (run: ProcessRun) => shape(run).filter((s) => !s.startsWith('system/hook_'));
     expect(runsOf(td)).toEqual(runsOf(cc));
+    expect(runsOf(cc).filter((s) => s === 'system/init')).toHaveLength(2);
     expect(shape(td)[0]).toBe('system/init');
     expect(Object.keys(replays(td)[0]!).sort()).toEqual(Object.keys(replays(cc)[0]!).sort());
   });
@@ -316,5 +319,29 @@ describe.skipIf(!claude.ok)('--include-partial-messages', () => {
     const first = (run: ClientRun) => JSON.stringify(run.events.filter((e) => e.type === 'stream_event').slice(0, 2));
     console.log(`interop partial first events: ${first(cc)}\n  teamd: ${first(td)}`);
     expect(fields(td)).toEqual(fields(cc));
+  });
+
+  it('both print one assistant line per block with message_start’s usage; message_delta carries the output tokens', () => {
+    type Raw = { message?: { id: string; usage: Record<string, number> }; usage?: Record<string, number> };
+    type Line = { id: string; content: unknown[]; usage: Record<string, number>; stop_reason: unknown };
+    const raw = (run: ClientRun, type: string) =>
+      run.events
+        .filter((e) => e.type === 'stream_event' && (e.event as { type?: string }).type === type)
+        .map((e) => e.event as Raw);
+    const lines = (run: ClientRun) => run.events.filter((e) => e.type === 'assistant').map((e) => e.message as Line);
+    for (const run of [cc, td]) {
+      const byId = new Map(raw(run, 'message_start').map((e) => [e.message!.id, e.message!.usage]));
+      expect(lines(run).every((m) => m.content.length === 1 && m.stop_reason === null)).toBe(true);
+      for (const m of lines(run)) expect(m.usage).toEqual(byId.get(m.id));
+    }
+    const groups = (run: ClientRun) => lines(run).map((m, i, all) => (i > 0 && all[i - 1]!.id === m.id ? 'same' : 'new'));
+    expect(groups(td)).toEqual(groups(cc));
+    expect(groups(cc)).toContain('same');
+    const keys = (run: ClientRun, type: string) =>
+      raw(run, type).map((e) => Object.keys(e.message?.usage ?? e.usage ?? {}).sort().join(','));
+    expect(keys(td, 'message_start')).toEqual(keys(cc, 'message_start'));
+    expect(keys(td, 'message_delta')).toEqual(keys(cc, 'message_delta'));
+    const output = (run: ClientRun) => raw(run, 'message_start').map((e) => e.message!.usage.output_tokens);
+    expect(output(td)).toEqual(output(cc));
   });
 });

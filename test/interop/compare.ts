@@ -77,7 +77,14 @@ function eventValues(name: string, cc: Json, td: Json): string[] {
       ((e.message as Json | undefined)?.content as Json[] | undefined)?.map(
         (b) => `${String(b.type)}${typeof b.name === 'string' ? `:${b.name}` : ''}`,
       );
-    return values(where, { content: shape(cc) }, { content: shape(td) }, ['content']);
+    // an assistant line is one block of the API message, its stop reason still null
+    const stop = (e: Json) => (e.message as Json | undefined)?.stop_reason;
+    return values(
+      where,
+      { content: shape(cc), stop_reason: stop(cc) },
+      { content: shape(td), stop_reason: stop(td) },
+      ['content', 'stop_reason'],
+    );
   }
   if (name === 'system/init') return values(where, cc, td, ['cwd', 'permissionMode', 'apiKeySource']);
   return [];

@@ -22,3 +22,32 @@ server.registerTool('echo', { description: 'Echo the text back', inputSchema: { 
   async ({ text }) => ({ content: [{ type: 'text', text: 'echo: ' + text }] }));
 await server.connect(new StdioServerTransport());
 `;
+
+/**
+ * A stdio MCP server answering permission asks (`--permission-prompt-tool
+ * mcp__gate__approve`): it appends each call's arguments to the file
+ * named by its first argument, denies a command naming `deny`, allows one naming
+ * `rewrite` with a changed command (`updatedInput`), and allows the rest.
+ */
+export const gateMcpServer = (): string => `import { appendFileSync } from 'node:fs';
+import { Server } from ${JSON.stringify(sdk('server/index.js'))};
+import { StdioServerTransport } from ${JSON.stringify(sdk('server/stdio.js'))};
+import { CallToolRequestSchema, ListToolsRequestSchema } from ${JSON.stringify(sdk('types.js'))};
+const server = new Server({ name: 'gate', version: '1.0.0' }, { capabilities: { tools: {} } });
+const properties = { tool_name: { type: 'string' }, input: { type: 'object' }, tool_use_id: { type: 'string' } };
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [{ name: 'approve', description: 'answers permission asks', inputSchema: { type: 'object', properties } }],
+}));
+const answer = (input) => {
+  const command = String(input?.command ?? '');
+  if (command.includes('deny')) return { behavior: 'deny', message: 'no deny files' };
+  if (command.includes('rewrite')) return { behavior: 'allow', updatedInput: { ...input, command: 'echo rewritten > r.txt' } };
+  return { behavior: 'allow', updatedInput: input };
+};
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args = request.params.arguments ?? {};
+  appendFileSync(process.argv[2] ?? 'gate.jsonl', JSON.stringify(args) + '\\n');
+  return { content: [{ type: 'text', text: JSON.stringify(answer(args.input)) }] };
+});
+await server.connect(new StdioServerTransport());
+`;

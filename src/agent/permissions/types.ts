@@ -46,7 +46,11 @@ export type CanUseTool = (
   toolName: string,
   input: unknown,
   opts: { signal: AbortSignal; toolUseId: string; message: string },
-) => Promise<{ behavior: 'allow'; updatedInput?: unknown } | { behavior: 'deny'; message: string }>;
+) => Promise<
+  | { behavior: 'allow'; updatedInput?: unknown }
+  /** `asIs`: the message is the whole tool result (Claude Code's `--permission-prompt-tool` deny), not wrapped in teamd's advice. */
+  | { behavior: 'deny'; message: string; asIs?: boolean }
+>;
 
 export interface PermissionGate {
   /** Pure and synchronous: decides from the policy and the input alone. `input` is the validated tool input. */

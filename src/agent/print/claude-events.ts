@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { claudeToolInput, claudeToolResponse } from '../../hooks/tool-shapes.js';
-import type { ContentBlock, ToolResultBlock } from '../../model/types.js';
+import type { ContentBlock, ToolResultBlock, Usage } from '../../model/types.js';
 import { claudeCodeToolName } from '../../tools/claude-names.js';
 import type { AgentEvent, ResultEvent } from '../types.js';
 import { claudeResult } from './claude-result.js';
@@ -19,23 +19,44 @@ const TEAMD_ONLY = new Set(['progress', 'tool_use_summary']);
 export class ClaudeEventPrinter {
   private stopReason: string | null = null;
   private replaying: string | ContentBlock[] | null = null;
+  /** The `system/init` printed, printed again (a new uuid) before each later run, as Claude Code does per stdin message. */
+  private lastInit: ClaudeEvent | null = null;
+  private initAgain = false;
   private cwd = process.cwd();
   private model = '';
-  private readonly raw = new RawStream(() => this.model);
+  private readonly raw: RawStream;
   /** The calls of this run by id, so a result's `tool_use_result` takes its tool's shape. */
   private readonly calls = new Map<string, { name: string; input: unknown }>();
 
-  constructor(private readonly options: PrintOptions) {}
+  constructor(private readonly options: PrintOptions) {
+    const line = (event: AgentEvent, id: string, block: ContentBlock, usage: Usage) =>
+      this.assistant(event, id, [block], usage);
+    this.raw = new RawStream(() => this.model, line, options.includePartialMessages);
+  }
 
-  /** The prompt of the run about to start, printed back with its first event (after `system/init`) when replaying. */
+  /**
+   * A run is about to start: its prompt is printed back with its first event
+   * (after `system/init`) when replaying; a later run's events start with
+   * `system/init` again.
+   */
   replay(prompt: string | ContentBlock[]): void {
     if (this.options.replayUserMessages === true) this.replaying = prompt;
+    this.initAgain = this.lastInit !== null;
   }
 
   /** The Claude Code event(s) for one teamd event; none for events Claude Code has no counterpart for. */
   convert(event: AgentEvent): ClaudeEvent[] {
     if (event.type !== 'stream_event' && event.type !== 'assistant') this.raw.mark();
     const shaped = this.shape(event);
+    if (this.initAgain && this.lastInit !== null && shaped.length > 0) {
+      this.initAgain = false;
+      return [{ ...this.lastInit, uuid: randomUUID() }, ...this.withReplay(event, shaped)];
+    }
+    return this.withReplay(event, shaped);
+  }
+
+  /** The prompt printed back before the run's first event (the init aside) when replaying. */
+  private withReplay(event: AgentEvent, shaped: ClaudeEvent[]): ClaudeEvent[] {
     if (this.replaying === null || shaped.length === 0 || (event.type === 'system' && event.subtype === 'init'))
       return shaped;
     const replayed = {
@@ -55,7 +76,10 @@ export class ClaudeEventPrinter {
     if (TEAMD_ONLY.has(event.type)) return [];
     switch (event.type) {
       case 'system':
-        if (event.subtype === 'init') return [this.init(event)];
+        if (event.subtype === 'init') {
+          this.lastInit = this.init(event);
+          return [this.lastInit];
+        }
         if (event.subtype !== 'api_retry') return [asIs(event)];
         this.raw.abandon(event);
         return [apiRetry(event)];
@@ -63,8 +87,11 @@ export class ClaudeEventPrinter {
         return this.withFrame(event);
       case 'user':
         return this.user(event);
-      case 'stream_event':
-        return this.options.includePartialMessages ? this.raw.delta(event) : [];
+      case 'stream_event': {
+        // followed even when not printed: the per-block assistant events carry message_start's usage
+        const lines = this.raw.delta(event);
+        return this.options.includePartialMessages ? lines : [];
+      }
       case 'result':
         return [this.result(event)];
       default:
@@ -106,26 +133,39 @@ export class ClaudeEventPrinter {
     };
   }
 
-  /** The assistant message, then (when streamed) its last block's stop, `message_delta` and `message_stop`. */
+  /**
+   * One `assistant` event per content block, as Claude Code prints them (the
+   * blocks a streamed message's earlier boundaries printed left out), then
+   * (when streamed) the last block's stop, `message_delta` and `message_stop`.
+   */
   private withFrame(event: Of<'assistant'>): ClaudeEvent[] {
-    const message = this.assistant(event, this.raw.messageId(event));
-    return [message, ...this.raw.finish(event)];
-  }
-
-  private assistant(event: Of<'assistant'>, id = `msg_${randomBytes(12).toString('hex')}`): ClaudeEvent {
     this.stopReason = event.stop_reason ?? null;
+    const open = this.raw.take(event);
     const blocks = typeof event.message.content === 'string' ? [] : event.message.content;
     for (const block of blocks)
       if (block.type === 'tool_use') this.calls.set(block.id, { name: block.name, input: block.input });
+    const id = open?.id ?? `msg_${randomBytes(12).toString('hex')}`;
+    const usage = open?.usage ?? event.usage;
+    const rest = blocks.slice(open?.printed ?? 0);
+    const lines =
+      typeof event.message.content === 'string' || blocks.length === 0
+        ? [this.assistant(event, id, event.message.content, usage)]
+        : rest.map((block) => this.assistant(event, id, [block], usage));
+    const shown = this.options.includePartialMessages && open !== undefined;
+    return [...lines, ...(shown ? this.raw.finish(event, open) : [])];
+  }
+
+  /** Claude Code's `assistant` line: the API message with one block, no stop reason yet, the usage of `message_start`. */
+  private assistant(event: AgentEvent, id: string, content: string | ContentBlock[], usage: Usage): ClaudeEvent {
     const message = {
       id,
       type: 'message',
       role: 'assistant',
-      model: event.model,
-      content: withClaudeNames(event.message.content),
-      stop_reason: event.stop_reason ?? null,
+      model: event.type === 'assistant' ? event.model : this.model,
+      content: withClaudeNames(content),
+      stop_reason: null,
       stop_sequence: null,
-      usage: event.usage,
+      usage: { ...usage },
       context_management: null,
     };
     return { type: 'assistant', message, ...common(event) };
@@ -181,7 +221,7 @@ const common = (event: AgentEvent) => ({
 });
 
 /** tool_use blocks name the tools as `system/init` lists them (Claude Code's names); the API saw teamd's. */
-const withClaudeNames = (content: Of<'assistant'>['message']['content']) =>
+const withClaudeNames = (content: string | ContentBlock[]) =>
   typeof content === 'string'
     ? content
     : content.map((b) => (b.type === 'tool_use' ? { ...b, name: claudeCodeToolName(b.name) } : b));

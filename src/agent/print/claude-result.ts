@@ -1,6 +1,7 @@
 /** Claude Code's `result` event from teamd's: flat usage, `modelUsage` per model, `stop_reason`, `api_error_status`. */
 import { costOf } from '../../model/pricing.js';
 import { emptyUsage, type Usage } from '../../model/types.js';
+import { claudeCodeToolName } from '../../tools/claude-names.js';
 import type { ResultEvent } from '../types.js';
 import type { ClaudeEvent } from './types.js';
 
@@ -41,7 +42,8 @@ export function claudeResult(result: ResultEvent, stopReason: string | null): Cl
     total_cost_usd: result.total_cost_usd,
     usage: sum(Object.values(result.usage)),
     modelUsage: modelUsage(result),
-    permission_denials: result.permission_denials,
+    // Claude Code's entry: its tool name, no message (teamd's own result keeps it)
+    permission_denials: result.permission_denials.map(({ message: _m, ...d }) => ({ ...d, tool_name: claudeCodeToolName(d.tool_name) })),
     api_error_status: result.model_error?.status ?? null,
     uuid: result.uuid,
     ...(result.error === undefined ? {} : { error: result.error }),

@@ -6,14 +6,18 @@
  * - `system/init` → Claude Code's init: `cwd`, `session_id`, `tools` (Claude
  *   Code's names: `Bash`, `Read`, `mcp__server__tool`), `mcp_servers`
  *   (`{name, status}`), `model`, `permissionMode`, `apiKeySource`, `agents`,
- *   `slash_commands` (none), `output_style`, `uuid`.
- * - `assistant` → `{type:'assistant', message:{id, type:'message', role,
- *   model, content, stop_reason, stop_sequence, usage}, parent_tool_use_id}`.
+ *   `slash_commands` (none), `output_style`, `uuid`; printed again (new
+ *   uuid) before each later run, as Claude Code per stdin message.
+ * - `assistant` → one line per content block, as Claude Code:
+ *   `{type:'assistant', message:{id (the API's), type:'message', role, model,
+ *   content: [that block], stop_reason: null, stop_sequence, usage (of
+ *   message_start)}, parent_tool_use_id}`.
  * - `user` with tool results → `{type:'user', message, parent_tool_use_id,
  *   tool_use_result}`; the prompt itself is not echoed (as Claude Code).
  * - `stream_event` → only with `--include-partial-messages`, as the raw API
- *   events: `message_start`, `content_block_start|delta|stop`, and after the
- *   `assistant` event `message_delta`, `message_stop` (./raw-stream.ts).
+ *   events: `message_start`, `content_block_start|delta|stop` (each block's
+ *   `assistant` line before its stop), `message_delta`, `message_stop`
+ *   (./raw-stream.ts).
  * - `system/api_retry` as it is.
  * - `result` → flat `usage` (summed over models), `modelUsage` per model
  *   (camelCase, `costUSD`), `stop_reason`, `api_error_status`, `session_id`.
