@@ -43,7 +43,7 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   /** 400 invalid_request_error "prompt is too long: …". */
   fault('prompt_too_long', {}),
   /** 401 authentication_error, as for a refused key (the lead pauses the team); `status: 403` for permission_error. */
-  fault('auth', { status: z.union([z.literal(401), z.literal(403)]).optional() }),
+  fault('auth', { status: z.literal([401, 403]).optional() }),
   /**
    * A streaming request answered the way some servers do (the answer is used
    * up; a non-streaming request is answered normally): `data:` lines with no
@@ -60,11 +60,15 @@ export const FAULT_KINDS: string[] = FaultSchema.options.flatMap((o) =>
 
 /**
  * A fault checked in two steps so that an unknown `kind` is named with the
- * kinds there are (a discriminated union alone says only "Invalid input").
+ * kinds there are (a discriminated union alone says only "Invalid input"),
+ * and a bad `match` beside it is named too.
  */
-const CheckedFaultSchema = z.looseObject({ kind: z.enum(FAULT_KINDS as [string, ...string[]]) }).pipe(FaultSchema);
+const CheckedFaultSchema = z
+  .looseObject({ kind: z.enum(FAULT_KINDS as [string, ...string[]]), match: FaultMatchSchema.optional() })
+  .pipe(FaultSchema);
 
-export const FaultsSchema = z.union([CheckedFaultSchema, z.array(CheckedFaultSchema)]);
+/** What `inject` takes (one fault is a list of one). */
+export const FaultsSchema = z.array(CheckedFaultSchema);
 
 export type ParsedFakeServerOptions = z.output<typeof FakeServerOptionsSchema>;
 

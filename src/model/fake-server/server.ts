@@ -63,8 +63,7 @@ class FakeServer implements FakeAnthropicServer {
   }
 
   inject(fault: Fault | Fault[]): void {
-    const faults = parseOptions('inject', FaultsSchema, fault);
-    this.#faults.push(Array.isArray(faults) ? faults : [faults]);
+    this.#faults.push(parseOptions('inject(fault)', FaultsSchema, Array.isArray(fault) ? fault : [fault]));
   }
 
   setScript(script: ScriptInput | ScriptedModel): void {
