@@ -29,9 +29,18 @@ export const NowSchema = fn<() => Date>('() → Date');
 /** A roster: the agent names a store accepts as recipients. */
 export const RosterSchema = z.array(z.string().min(1)).readonly();
 
-/** Checks a store's options (and its repository path, when it has one); throws an `OptionsError`. */
-export function storeOptions<S extends z.ZodType>(owner: string, schema: S, options: unknown, repoRoot?: unknown): z.output<S> {
-  if (repoRoot !== undefined && (typeof repoRoot !== 'string' || repoRoot === ''))
+/**
+ * Checks a store's options; throws an `OptionsError`. Returns them as given,
+ * not zod's copy: a roster is live (the lead adds a teammate created later
+ * to the array its stores hold).
+ */
+export function storeOptions<T extends object>(owner: string, schema: z.ZodType, options: T): T {
+  parseOptions(`${owner} options`, schema, options);
+  return options ?? ({} as T); // null from plain JavaScript means none
+}
+
+/** A file store's repository: a non-empty path, or an `OptionsError` naming it. */
+export function checkRepoRoot(owner: string, repoRoot: unknown): void {
+  if (typeof repoRoot !== 'string' || repoRoot === '')
     throw new OptionsError(owner, [`repoRoot: expected the path of a repository (a non-empty string), got ${JSON.stringify(repoRoot) ?? typeof repoRoot}`]);
-  return parseOptions(`${owner} options`, schema, options);
 }

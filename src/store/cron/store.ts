@@ -9,7 +9,7 @@ import { describeInputError, formatProblem, parseWith } from '../problems.js';
 import type { CronJob, FileProblem, Outcome } from '../types.js';
 import { CronJobSchema } from '../types.js';
 import { checkCronExpression, formatScheduleError } from './expression.js';
-import { storeOptions } from '../options.js';
+import { checkRepoRoot, storeOptions } from '../options.js';
 import type { CronMutation, CronStoreOptions, NewCronJob } from './types.js';
 import { CronStoreOptionsSchema, NewCronJobSchema } from './types.js';
 
@@ -41,7 +41,8 @@ export class CronStore {
   private readonly options: CronStoreOptions;
 
   constructor(repoRoot: string, options: CronStoreOptions = {}) {
-    this.options = storeOptions('CronStore', CronStoreOptionsSchema, options, repoRoot);
+    checkRepoRoot('CronStore', repoRoot);
+    this.options = storeOptions('CronStore', CronStoreOptionsSchema, options);
     this.paths = teamPaths(repoRoot);
   }
 

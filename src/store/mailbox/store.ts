@@ -8,7 +8,7 @@ import { appendArchive, readArchive } from './archive.js';
 import { archiveSummary } from './archive-summary.js';
 import { readInbox, withoutDelivery, writeInbox } from './inbox-file.js';
 import { readSpool, removeSpooled, spoolNames, spoolOwner, writeSpooled, type Spooled } from './spool.js';
-import { storeOptions } from '../options.js';
+import { checkRepoRoot, storeOptions } from '../options.js';
 import { MailboxStoreOptionsSchema, type MailboxStoreOptions, type SendInput } from './types.js';
 import { composeMessage } from './compose.js';
 import { clearInbox, dequeueOne, listUnread, markOneRead } from './design-names.js';
@@ -32,7 +32,8 @@ export class MailboxStore {
   private readonly options: MailboxStoreOptions;
 
   constructor(repoRoot: string, options: MailboxStoreOptions = {}) {
-    this.options = storeOptions('MailboxStore', MailboxStoreOptionsSchema, options, repoRoot);
+    checkRepoRoot('MailboxStore', repoRoot);
+    this.options = storeOptions('MailboxStore', MailboxStoreOptionsSchema, options);
     this.paths = teamPaths(repoRoot);
   }
 

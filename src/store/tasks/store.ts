@@ -12,7 +12,7 @@ import { MemoryTaskFiles } from './memory-files.js';
 import { TaskIndex, type TaskChangeNotice } from './task-index.js';
 import { taskProblems } from './task-problems.js';
 import { TaskWriter, type TaskChange, type TaskResultOf } from './task-writer.js';
-import { storeOptions } from '../options.js';
+import { checkRepoRoot, storeOptions } from '../options.js';
 import { TaskStoreOptionsSchema, type NewTask, type RefreshResult, type TaskFilter, type TaskMutation, type TaskStoreOptions } from './types.js';
 import { NewTaskSchema, TaskEditSchema } from './types.js';
 
@@ -49,7 +49,8 @@ export class TaskStore {
 
   /** Reads every task file once and builds the index. Bad files become `problems()`, never errors. */
   static async open(repoRoot: string, given: TaskStoreOptions = {}): Promise<TaskStore> {
-    const options = storeOptions('TaskStore.open', TaskStoreOptionsSchema, given, repoRoot);
+    checkRepoRoot('TaskStore.open', repoRoot);
+    const options = storeOptions('TaskStore.open', TaskStoreOptionsSchema, given);
     const paths = teamPaths(repoRoot);
     const store = new TaskStore(
       new TaskFiles(paths.tasks, paths.root, options.now ?? (() => new Date())),
@@ -87,7 +88,8 @@ export class TaskStore {
    * is then kept current with `adopt` and `adoptRemoval`, and by its own changes.
    */
   static fromSnapshot(repoRoot: string, tasks: readonly Task[], given: TaskStoreOptions = {}): TaskStore {
-    const options = storeOptions('TaskStore.fromSnapshot', TaskStoreOptionsSchema, given, repoRoot);
+    checkRepoRoot('TaskStore.fromSnapshot', repoRoot);
+    const options = storeOptions('TaskStore.fromSnapshot', TaskStoreOptionsSchema, given);
     const paths = teamPaths(repoRoot);
     const files = new TaskFiles(paths.tasks, paths.root, options.now ?? (() => new Date()));
     const store = new TaskStore(files, { ...options, trackOwnWrites: true });
