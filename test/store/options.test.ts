@@ -33,7 +33,7 @@ describe('store options', () => {
 
   test('a repository path that is not one is refused by name', async () => {
     expect(() => new MailboxStore(42 as never)).toThrow('MailboxStore: repoRoot: expected the path of a repository');
-    expect(() => new CronStore('' as never)).toThrow(OptionsError);
+    expect(() => new CronStore('')).toThrow(OptionsError);
     await expect(TaskStore.open(undefined as never)).rejects.toThrow('TaskStore.open: repoRoot: ');
   });
 
