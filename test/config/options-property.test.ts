@@ -97,6 +97,12 @@ function entries(): Entry[] {
       wrong: { steps: fc.oneof(fc.string(), fc.integer()), rules: fc.oneof(fc.string(), fc.integer()), description: notString, 'steps.0.content': fc.oneof(fc.string(), fc.integer()) },
     },
     {
+      owner: 'ScriptedModel options',
+      call: (o) => new ScriptedModel({ steps: [] }, o),
+      base: {},
+      wrong: { model: emptyOr(notString), source: emptyOr(notString), checkTools: notBoolean, promptCache: notBoolean },
+    },
+    {
       owner: 'startFakeAnthropicServer options',
       call: (o) => startFakeAnthropicServer(o),
       base: {},
