@@ -28,8 +28,8 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   fault('rate_limit', { retryAfter: z.union([z.number().nonnegative(), z.string()]).optional(), retryAfterMs: z.number().nonnegative().optional() }),
   /** 529 overloaded_error. */
   fault('overloaded', {}),
-  /** 500 api_error (or another 5xx status). */
-  fault('server', { status: z.number().int().min(500).max(599).optional() }),
+  /** 500 api_error, or another error status (a 5xx, or 408/409 as the retry tests use). */
+  fault('server', { status: z.number().int().min(400).max(599).optional() }),
   /** The connection is reset before any response. */
   fault('reset', {}),
   /** Streams the answer, then drops the connection inside the first tool_use block (else mid-text). Uses up the answer. */
