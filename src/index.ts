@@ -34,6 +34,7 @@ export type {
 export { writeFileAtomic } from './store/atomic.js';
 export { LockBusyError, lockIncidents, tryWithLock, withLock } from './store/lock.js';
 export type { LockFailure, LockIncident, LockOptions } from './store/lock.js';
+export { LockOptionsSchema } from './store/options.js';
 export { fileFor, teamPaths } from './store/paths.js';
 export type { TeamPaths } from './store/paths.js';
 export { formatProblem } from './store/problems.js';

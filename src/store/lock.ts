@@ -3,22 +3,13 @@ import { Fence, LockLostError } from './fence.js';
 import { stuckHint } from './lock-holder.js';
 import { lockEntryFor, release, tryAcquire, type HeldLock } from './lock-link.js';
 import type { Outcome } from './types.js';
+import type { z } from 'zod';
+import type { LockOptionsSchema } from './options.js';
 
 export { Fence, LockLostError } from './fence.js';
 
-export interface LockOptions {
-  /** A lock whose holder stopped refreshing it for this long is taken over. */
-  staleMs?: number;
-  /** How many times to retry a held lock (short jittered waits, about 3 ms each) before giving up. */
-  retries?: number;
-  /** Called instead of throwing when a held lock was lost (e.g. the event loop stalled past `staleMs`). */
-  onCompromised?: (incident: LockIncident) => void;
-  /**
-   * Called inside a fenced write just before its check (for tests: a holder
-   * stops itself here, inside its critical section, after it read the file).
-   */
-  beforeCommit?: (file: string) => void;
-}
+/** How a lock is taken: see `LockOptionsSchema` (store/options.ts), which this type is inferred from. */
+export type LockOptions = z.input<typeof LockOptionsSchema>;
 
 /** A lock that was lost while held, or failed to release: recorded, never thrown. */
 export interface LockIncident {

@@ -193,6 +193,12 @@ export class Teammate implements TeammateHost {
     }
     await this.setState('idle', null);
     if (!this.idleReported) await this.reportIdle();
+    // A stop or a wake that came while the idle state was being written found no
+    // `wakeUp` to call: act on it now rather than after the idle re-check.
+    if (this.stopping || this.wakePending) {
+      this.wakePending = false;
+      return;
+    }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.mailPending = true; // a wake may have been missed: the files stay the truth

@@ -8,12 +8,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ResolvedAnswer } from '../scripted/player.js';
+import { parseOptions } from '../../config/options.js';
 import { ScriptedModel } from '../scripted/scripted-model.js';
 import type { ScriptInput } from '../scripted/schema.js';
 import { estimateTokens } from '../usage.js';
 import { apiErrorOf, sendApiError } from './api-errors.js';
 import { bearerOnly, compatibleUsage, sendModelList, withoutThinking } from './compatible.js';
 import { applyFault, FaultQueue, type Spoil } from './faults.js';
+import { FakeServerOptionsSchema, FaultsSchema, type ParsedFakeServerOptions } from './options.js';
 import { PromptCache } from './prompt-cache.js';
 import { sendJson, sendStream, type WireAnswer } from './respond.js';
 import type {
@@ -28,7 +30,7 @@ import { validateRequest } from './validate.js';
 export async function startFakeAnthropicServer(
   options: FakeServerOptions = {},
 ): Promise<FakeAnthropicServer> {
-  const fake = new FakeServer(options);
+  const fake = new FakeServer(parseOptions('startFakeAnthropicServer options', FakeServerOptionsSchema, options));
   await fake.listen();
   return fake;
 }
@@ -43,7 +45,7 @@ class FakeServer implements FakeAnthropicServer {
   readonly #compatible: boolean;
   readonly #server: Server;
 
-  constructor(options: FakeServerOptions) {
+  constructor(options: ParsedFakeServerOptions) {
     this.#apiKey = options.apiKey ?? 'test-key';
     this.#compatible = options.compatible ?? false;
     if (options.script) this.setScript(options.script);
@@ -61,7 +63,7 @@ class FakeServer implements FakeAnthropicServer {
   }
 
   inject(fault: Fault | Fault[]): void {
-    this.#faults.push(Array.isArray(fault) ? fault : [fault]);
+    this.#faults.push(parseOptions('inject(fault)', FaultsSchema, Array.isArray(fault) ? fault : [fault]));
   }
 
   setScript(script: ScriptInput | ScriptedModel): void {

@@ -5,59 +5,16 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LooseBlock, LooseMessage } from '../scripted/conversation.js';
+import type { z } from 'zod';
 import type { ScriptedModel } from '../scripted/scripted-model.js';
+import type { FakeServerOptionsSchema, FaultMatchSchema, FaultSchema } from './options.js';
 import type { ScriptInput } from '../scripted/schema.js';
 
-/** Which requests a fault applies to; absent means the next request. */
-export interface FaultMatch {
-  /** The agent (from the `x-teamd-agent` header or `metadata.user_id`), exactly. */
-  agent?: string;
-  /** A regex searched in the latest user text. */
-  text?: string;
-}
+/** Which requests a fault applies to; absent means the next request (schema: options.ts). */
+export type FaultMatch = z.output<typeof FaultMatchSchema>;
 
-/** A failure the server produces once, for the first request it matches (queue order). */
-export type Fault = { match?: FaultMatch } &
-  /** 429 rate_limit_error with `retry-after` (seconds, or an HTTP date string) and/or `retry-after-ms`. */
-  (
-    | { kind: 'rate_limit'; retryAfter?: number | string; retryAfterMs?: number }
-    /** 529 overloaded_error. */
-    | { kind: 'overloaded' }
-    /** 500 api_error (or another 5xx status). */
-    | { kind: 'server'; status?: number }
-    /** The connection is reset before any response. */
-    | { kind: 'reset' }
-    /**
-     * Streams the answer, then drops the connection inside the first tool_use block (else mid-text); with
-     * `at: 'after_tool'`, just after the first tool_use block is complete (a client may have started its tool).
-     * Uses up the answer.
-     */
-    | { kind: 'cut_stream'; at?: 'tool_input' | 'after_tool' }
-    /** Streams the answer up to where `cut_stream` would cut, then sends nothing more, keeping the connection open. */
-    | { kind: 'stall_stream' }
-    /** Starts the stream, then sends an SSE `error` event (default overloaded_error). */
-    | { kind: 'stream_error'; errorType?: string }
-    /** Waits before the first byte, then answers normally. */
-    | { kind: 'slow_first_byte'; delayMs: number }
-    /** 400 invalid_request_error "prompt is too long: …". */
-    | { kind: 'prompt_too_long' }
-    /** 401 authentication_error, as for a refused key (the lead pauses the team); `status: 403` for permission_error. */
-    | { kind: 'auth'; status?: 401 | 403 }
-    /**
-     * Answers a streaming request the way some servers do (the answer is used up;
-     * a non-streaming request is answered normally): `data:` lines with no
-     * `event:` lines, a JSON body, or the stream without its `message_delta`,
-     * its `message_stop` or its `content_block_stop`s.
-     */
-    | {
-        kind:
-          | 'sse_data_only'
-          | 'json_for_stream'
-          | 'no_message_delta'
-          | 'no_message_stop'
-          | 'no_content_block_stop';
-      }
-  );
+/** A failure the server produces once, for the first request it matches; every kind is described in options.ts. */
+export type Fault = z.output<typeof FaultSchema>;
 
 /**
  * A Messages API request body, as far as the server reads it (the accepted
@@ -95,18 +52,8 @@ export interface RecordedRequest {
   outcome: string;
 }
 
-export interface FakeServerOptions {
-  script?: ScriptInput | ScriptedModel;
-  faults?: Fault[];
-  /** Accepted key (Bearer or x-api-key). Default `test-key`. */
-  apiKey?: string;
-  /**
-   * Behave like an Anthropic-compatible endpoint (Ollama, llama.cpp, vLLM,
-   * LiteLLM; see compatible.ts): Bearer token only, no cache accounting, no
-   * thinking, an OpenAI-style `/v1/models`.
-   */
-  compatible?: boolean;
-}
+/** `startFakeAnthropicServer`'s options (schema and field docs: options.ts). */
+export type FakeServerOptions = z.input<typeof FakeServerOptionsSchema>;
 
 export interface FakeAnthropicServer extends AsyncDisposable {
   /** The base URL to give the SDK, e.g. `http://127.0.0.1:41234`. */

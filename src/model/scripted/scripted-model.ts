@@ -4,6 +4,7 @@
  * answer ends with an `invalid_request` error naming the agent and the text,
  * and `assertComplete()` reports what the script expected but never got.
  */
+import { z } from 'zod';
 import {
   emptyUsage,
   type ContentBlock,
@@ -25,11 +26,11 @@ import { parseOptions } from '../../config/options.js';
 import { ScriptSchema, type Script, type ScriptInput } from './schema.js';
 import { toolCallProblem } from './tool-check.js';
 
-export interface ScriptedModelOptions {
+export const ScriptedModelOptionsSchema = z.strictObject({
   /** The name reported as `model` (default `scripted:<source>`). */
-  model?: string;
+  model: z.string().min(1).optional(),
   /** Where the script came from, for error messages (default `script`). */
-  source?: string;
+  source: z.string().min(1).optional(),
   /**
    * Refuse an answer that calls a tool the request did not offer, or with
    * input of the wrong shape: the call ends with an `invalid_request` error
@@ -38,14 +39,15 @@ export interface ScriptedModelOptions {
    * harness); off by default for a script built in code, since tests of how
    * an agent handles a bad tool call script exactly that.
    */
-  checkTools?: boolean;
+  checkTools: z.boolean().optional(),
   /**
    * Report input as the API's prompt cache would split it (cache reads and
    * writes at the request's breakpoints, as the fake server does), unless a
    * step scripts its own usage. Default on; off gives plain `input_tokens`.
    */
-  promptCache?: boolean;
-}
+  promptCache: z.boolean().optional(),
+});
+export type ScriptedModelOptions = z.input<typeof ScriptedModelOptionsSchema>;
 
 export class ScriptedModel implements ModelClient {
   readonly model: string;
@@ -55,7 +57,8 @@ export class ScriptedModel implements ModelClient {
   readonly #cache: PromptCache | undefined;
 
   /** Throws an `OptionsError` naming the field when `script` is invalid (a programmer error); use `fromFile` for user files. */
-  constructor(script: Script | ScriptInput, options: ScriptedModelOptions = {}) {
+  constructor(script: Script | ScriptInput, given: ScriptedModelOptions = {}) {
+    const options = parseOptions('ScriptedModel options', ScriptedModelOptionsSchema, given);
     const source = options.source ?? 'script';
     this.player = new ScriptPlayer(parseOptions('ScriptedModel script', ScriptSchema, script), source);
     this.model = options.model ?? `scripted:${source}`;

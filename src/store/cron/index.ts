@@ -2,5 +2,5 @@
 export { CronStore } from './store.js';
 export { checkCronExpression, formatScheduleError, nextFireAt } from './expression.js';
 export type { ScheduleError } from './expression.js';
-export { NewCronJobSchema } from './types.js';
+export { CronStoreOptionsSchema, NewCronJobSchema } from './types.js';
 export type { CronMutation, CronStoreOptions, NewCronJob } from './types.js';

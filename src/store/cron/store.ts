@@ -9,8 +9,9 @@ import { describeInputError, formatProblem, parseWith } from '../problems.js';
 import type { CronJob, FileProblem, Outcome } from '../types.js';
 import { CronJobSchema } from '../types.js';
 import { checkCronExpression, formatScheduleError } from './expression.js';
+import { checkRepoRoot, storeOptions } from '../options.js';
 import type { CronMutation, CronStoreOptions, NewCronJob } from './types.js';
-import { NewCronJobSchema } from './types.js';
+import { CronStoreOptionsSchema, NewCronJobSchema } from './types.js';
 
 type JobRead =
   { kind: 'missing' } | { kind: 'invalid'; problems: FileProblem[] } | { kind: 'ok'; job: CronJob };
@@ -32,15 +33,16 @@ export class CronStore {
    * with the process) and never what the CLI or the daemon use.
    */
   static inMemory(options: CronStoreOptions = {}): CronStore {
-    const store = new CronStore('/teamd-memory', options);
+    const store = new CronStore('/teamd-memory', storeOptions('CronStore.inMemory', CronStoreOptionsSchema, options));
     store.memoryOnly = true;
     return store;
   }
 
-  constructor(
-    repoRoot: string,
-    private readonly options: CronStoreOptions = {},
-  ) {
+  private readonly options: CronStoreOptions;
+
+  constructor(repoRoot: string, options: CronStoreOptions = {}) {
+    checkRepoRoot('CronStore', repoRoot);
+    this.options = storeOptions('CronStore', CronStoreOptionsSchema, options);
     this.paths = teamPaths(repoRoot);
   }
 

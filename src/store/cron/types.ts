@@ -4,7 +4,7 @@
  * the memory of the store that added it.
  */
 import { z } from 'zod';
-import type { LockOptions } from '../lock.js';
+import { LockOptionsSchema, NowSchema, RosterSchema } from '../options.js';
 import type { CronJob, Outcome } from '../types.js';
 import { AgentNameSchema, CatchUpSchema, CronJobSchema, IdSchema } from '../types.js';
 
@@ -31,9 +31,11 @@ export type NewCronJob = z.input<typeof NewCronJobSchema>;
 /** What an `update` mutator returns: the changed job, or a refusal. */
 export type CronMutation = CronJob | Outcome<CronJob>;
 
-export interface CronStoreOptions {
+export const CronStoreOptionsSchema = z.strictObject({
   /** When set, `to` must be one of these names or `any`. */
-  roster?: readonly string[];
-  lock?: LockOptions;
-  now?: () => Date;
-}
+  roster: RosterSchema.optional(),
+  lock: LockOptionsSchema.optional(),
+  /** The clock for `createdAt` and expiry; tests inject one. */
+  now: NowSchema.optional(),
+});
+export type CronStoreOptions = z.input<typeof CronStoreOptionsSchema>;

@@ -9,7 +9,8 @@ import type { FileProblem, Message, Outcome } from '../types.js';
 import { composeMessage } from './compose.js';
 import { clearInbox, dequeueOne, listUnread, markOneRead } from './design-names.js';
 import type { MailboxStore } from './store.js';
-import type { MailboxStoreOptions, SendInput } from './types.js';
+import { storeOptions } from '../options.js';
+import { MemoryMailboxOptionsSchema, type MemoryMailboxOptions, type SendInput } from './types.js';
 
 /** The operations both mailbox stores have. */
 export type Mailbox = Pick<
@@ -24,7 +25,11 @@ export class MemoryMailbox implements Mailbox {
   private readonly inboxes = new Map<string, Message[]>();
   private readonly archives = new Map<string, Message[]>();
 
-  constructor(private readonly options: Omit<MailboxStoreOptions, 'lock'> = {}) {}
+  private readonly options: MemoryMailboxOptions;
+
+  constructor(options: MemoryMailboxOptions = {}) {
+    this.options = storeOptions('MemoryMailbox', MemoryMailboxOptionsSchema, options);
+  }
 
   async send(input: SendInput): Promise<Outcome<Message>> {
     const message = composeMessage(input, this.options.roster, this.now());

@@ -8,7 +8,8 @@ import { appendArchive, readArchive } from './archive.js';
 import { archiveSummary } from './archive-summary.js';
 import { readInbox, withoutDelivery, writeInbox } from './inbox-file.js';
 import { readSpool, removeSpooled, spoolNames, spoolOwner, writeSpooled, type Spooled } from './spool.js';
-import type { MailboxStoreOptions, SendInput } from './types.js';
+import { checkRepoRoot, storeOptions } from '../options.js';
+import { MailboxStoreOptionsSchema, type MailboxStoreOptions, type SendInput } from './types.js';
 import { composeMessage } from './compose.js';
 import { clearInbox, dequeueOne, listUnread, markOneRead } from './design-names.js';
 
@@ -28,10 +29,11 @@ export class MailboxStore {
   /** Told of a problem that did not stop a change of an inbox (a message id found twice), for the event log. */
   onProblem: ((problem: FileProblem) => void) | null = null;
 
-  constructor(
-    repoRoot: string,
-    private readonly options: MailboxStoreOptions = {},
-  ) {
+  private readonly options: MailboxStoreOptions;
+
+  constructor(repoRoot: string, options: MailboxStoreOptions = {}) {
+    checkRepoRoot('MailboxStore', repoRoot);
+    this.options = storeOptions('MailboxStore', MailboxStoreOptionsSchema, options);
     this.paths = teamPaths(repoRoot);
   }
 

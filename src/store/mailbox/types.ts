@@ -5,7 +5,7 @@
  * delivered message per line.
  */
 import { z } from 'zod';
-import type { LockOptions } from '../lock.js';
+import { LockOptionsSchema, NowSchema, RosterSchema } from '../options.js';
 import { AgentNameSchema, MessageSchema, MessageTypeSchema, MetadataSchema } from '../types.js';
 
 /**
@@ -21,15 +21,20 @@ export const SendInputSchema = z.strictObject({
 });
 export type SendInput = z.input<typeof SendInputSchema>;
 
-export interface MailboxStoreOptions {
+export const MailboxStoreOptionsSchema = z.strictObject({
   /** When set, `send` refuses any recipient not in it (the error lists the valid names). */
-  roster?: readonly string[];
-  lock?: LockOptions;
+  roster: RosterSchema.optional(),
+  lock: LockOptionsSchema.optional(),
   /** The clock for `ts` and `deliveringSince`; tests inject one. */
-  now?: () => Date;
+  now: NowSchema.optional(),
   /**
    * A file that keeps archive summaries (problems, newest message) across
    * processes: `teamd status` and `top` pass `.team/state/archive-summaries.json`.
    */
-  summaryCache?: string;
-}
+  summaryCache: z.string().min(1).optional(),
+});
+export type MailboxStoreOptions = z.input<typeof MailboxStoreOptionsSchema>;
+
+/** `MemoryMailbox`'s options: those of the file store that mean something in memory. */
+export const MemoryMailboxOptionsSchema = MailboxStoreOptionsSchema.pick({ roster: true, now: true });
+export type MemoryMailboxOptions = z.input<typeof MemoryMailboxOptionsSchema>;

@@ -1,6 +1,6 @@
 /** The task store's public surface. */
 export { TaskStore } from './store.js';
-export { NewTaskSchema } from './types.js';
+export { NewTaskSchema, TaskStoreOptionsSchema } from './types.js';
 export type {
   NewTask,
   RefreshResult,

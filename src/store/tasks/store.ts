@@ -12,7 +12,8 @@ import { MemoryTaskFiles } from './memory-files.js';
 import { TaskIndex, type TaskChangeNotice } from './task-index.js';
 import { taskProblems } from './task-problems.js';
 import { TaskWriter, type TaskChange, type TaskResultOf } from './task-writer.js';
-import type { NewTask, RefreshResult, TaskFilter, TaskMutation, TaskStoreOptions } from './types.js';
+import { checkRepoRoot, storeOptions } from '../options.js';
+import { TaskStoreOptionsSchema, type NewTask, type RefreshResult, type TaskFilter, type TaskMutation, type TaskStoreOptions } from './types.js';
 import { NewTaskSchema, TaskEditSchema } from './types.js';
 
 const OPEN_CONCURRENCY = 16;
@@ -47,7 +48,9 @@ export class TaskStore {
   }
 
   /** Reads every task file once and builds the index. Bad files become `problems()`, never errors. */
-  static async open(repoRoot: string, options: TaskStoreOptions = {}): Promise<TaskStore> {
+  static async open(repoRoot: string, given: TaskStoreOptions = {}): Promise<TaskStore> {
+    checkRepoRoot('TaskStore.open', repoRoot);
+    const options = storeOptions('TaskStore.open', TaskStoreOptionsSchema, given);
     const paths = teamPaths(repoRoot);
     const store = new TaskStore(
       new TaskFiles(paths.tasks, paths.root, options.now ?? (() => new Date())),
@@ -74,7 +77,8 @@ export class TaskStore {
    * not wanted. NOT crash-safe — everything is gone with the process — and
    * never what the CLI or the daemon use.
    */
-  static inMemory(options: TaskStoreOptions = {}): TaskStore {
+  static inMemory(given: TaskStoreOptions = {}): TaskStore {
+    const options = storeOptions('TaskStore.inMemory', TaskStoreOptionsSchema, given);
     return new TaskStore(new MemoryTaskFiles(options.now ?? (() => new Date())), options);
   }
 
@@ -83,7 +87,9 @@ export class TaskStore {
    * (a teammate's worker gets the lead's), instead of reading every file. It
    * is then kept current with `adopt` and `adoptRemoval`, and by its own changes.
    */
-  static fromSnapshot(repoRoot: string, tasks: readonly Task[], options: TaskStoreOptions = {}): TaskStore {
+  static fromSnapshot(repoRoot: string, tasks: readonly Task[], given: TaskStoreOptions = {}): TaskStore {
+    checkRepoRoot('TaskStore.fromSnapshot', repoRoot);
+    const options = storeOptions('TaskStore.fromSnapshot', TaskStoreOptionsSchema, given);
     const paths = teamPaths(repoRoot);
     const files = new TaskFiles(paths.tasks, paths.root, options.now ?? (() => new Date()));
     const store = new TaskStore(files, { ...options, trackOwnWrites: true });

@@ -3,7 +3,7 @@
  * `../types.ts`; this file says what callers hand the store and what it hands back.
  */
 import { z } from 'zod';
-import type { LockOptions } from '../lock.js';
+import { LockOptionsSchema, NowSchema } from '../options.js';
 import type { FileProblem, Outcome, Task, TaskStatus } from '../types.js';
 import { AgentNameSchema, IdSchema, MetadataSchema, TaskSchema } from '../types.js';
 
@@ -64,18 +64,19 @@ export interface TaskError {
   message: string;
 }
 
-export interface TaskStoreOptions {
+export const TaskStoreOptionsSchema = z.strictObject({
   /**
    * Write dropped (partial) files back in full form when read (default true).
    * Off for read-only checks such as `teamd validate`.
    */
-  normalise?: boolean;
-  lock?: LockOptions;
+  normalise: z.boolean().optional(),
+  lock: LockOptionsSchema.optional(),
   /** The clock for timestamps and leases; tests inject one. */
-  now?: () => Date;
+  now: NowSchema.optional(),
   /**
    * Remember this store's own writes so that an older copy from elsewhere
    * (`adopt`) cannot undo them; on for stores made with `fromSnapshot`.
    */
-  trackOwnWrites?: boolean;
-}
+  trackOwnWrites: z.boolean().optional(),
+});
+export type TaskStoreOptions = z.input<typeof TaskStoreOptionsSchema>;

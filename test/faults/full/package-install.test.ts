@@ -6,16 +6,17 @@
  * run by `npm run test:faults`; test/package/ has the quick checks.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { docExamples, ROOT } from '../../package/support/examples.js';
+import { expectedTarball, packedPaths } from '../../package/support/pack.js';
 
 const work = mkdtempSync(join(tmpdir(), 'teamd-pack-'));
 const project = join(work, 'consumer');
 const examples = docExamples();
-let packed: { filename: string; files: { path: string }[] };
+let packed: { filename: string; paths: Set<string> };
 let installOutput = '';
 
 const run = (cmd: string, args: string[], cwd: string): string =>
@@ -30,16 +31,10 @@ function install(args: string[]): string {
   }
 }
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(ROOT, join(e.parentPath, e.name)));
-}
-
 beforeAll(() => {
   // prepack builds, and strips `prepare` from the packed package.json (scripts/pack-manifest.mjs).
   const out = run('npm', ['pack', '--json', '--pack-destination', work], ROOT);
-  packed = JSON.parse(out.slice(out.indexOf('[')))[0];
+  packed = packedPaths(out);
   rmSync(project, { recursive: true, force: true });
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -56,9 +51,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed package', () => {
   test('the tarball holds exactly what `files` says', () => {
-    const tracked = run('git', ['ls-files', 'examples', '.tasks.example', '.mailboxes.example'], ROOT).split('\n').filter(Boolean);
-    const expected = new Set([...filesUnder(join(ROOT, 'dist')), ...tracked, 'package.json', 'README.md']);
-    expect(new Set(packed.files.map((f) => f.path))).toEqual(expected);
+    expect([...packed.paths].sort()).toEqual([...expectedTarball()].sort());
   });
 
   test('the packed manifest has no install-time script; the checkout keeps its prepare', () => {
