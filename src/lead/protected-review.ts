@@ -5,7 +5,7 @@
  * says why; `teamd accept` lets it merge). Only an acceptance by someone
  * other than the reviewer agent, of the very commit, lets it through.
  */
-import { protectedChanges } from '../git/protected-paths.js';
+import { protectedChanges } from '../git/protected-changes.js';
 import type { Outcome, Task } from '../store/types.js';
 import type { ReviewedHandoff, ReviewRecord } from './review-state.js';
 
