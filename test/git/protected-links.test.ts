@@ -121,7 +121,7 @@ it('every generated link that the checkout resolves to a protected path or outsi
       if (bad) held++;
       expect(found.value.some((l) => l.startsWith('docs/gen/l: ')), `docs/gen/l -> ${target} (${rel})`).toBe(bad);
     }),
-    { numRuns: 25 },
+    { numRuns: 10 },
   );
   expect(held).toBeGreaterThan(0);
 }, 60_000);

@@ -4,6 +4,8 @@
  * and the last (the guard under the task's lock, before the integration
  * branch moves) both hold it for a person; a person's accept lets it merge.
  */
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MergeQueue } from '../../src/git/merge-queue.js';
 import type { MergeEvent } from '../../src/git/types.js';
@@ -63,6 +65,25 @@ it('the guard holds an already-queued task that changes .claude/ for a person; t
   await queue.enqueue({ taskId: 'a', branch: branchOf('a'), agent: 'w1', subject: 'a' });
   expect((await queue.drain())[0]).toMatchObject({ type: 'merged' });
   expect(tasks.get('a')?.status).toBe('completed');
+}, 30_000);
+
+it('the guard holds a branch that adds a symlink into .claude/, named in the reason; a person\'s accept merges it', async () => {
+  await finishedTask(repo, tasks, queue, 'l', 'docs/settings', (w) => {
+    mkdirSync(join(w, 'docs'), { recursive: true });
+    symlinkSync('../.claude/settings.json', join(w, 'docs/settings'));
+  });
+  const before = tip();
+  expect((await queue.drain())[0]).toMatchObject({ type: 'merge_cancelled', taskId: 'l' });
+  expect(tip()).toBe(before);
+  await tasks.refresh('l');
+  expect(review(tasks.get('l'))).toMatchObject({
+    mode: 'human',
+    handedOver: expect.stringContaining('docs/settings: a symlink to .claude/settings.json'),
+  });
+  await tasks.update('l', (t) => acceptReview(t, 'user', new Date()));
+  await queue.enqueue({ taskId: 'l', branch: branchOf('l'), agent: 'w1', subject: 'l' });
+  expect((await queue.drain())[0]).toMatchObject({ type: 'merged' });
+  expect(repo.git(['ls-tree', 'teamd/integration', 'docs/settings'])).toMatch(/^120000 /);
 }, 30_000);
 
 it('an ordinary change merges under the same guard', async () => {
