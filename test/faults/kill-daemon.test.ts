@@ -15,6 +15,7 @@ import { readEvents } from '../../src/observe/event-log.js';
 import { tryWithLock } from '../../src/store/lock.js';
 import { spawnCli, waitForOutput, type CliRun } from '../e2e/support/cli.js';
 import { genericTaskScript, makeTeamRepo, startLead, until, type TeamRepo } from '../e2e/support/harness.js';
+import { killedWorktreeAdd } from '../git/killed-worktree-add.js';
 import { leftoverLocks, tasksOnDisk, unparsableTeamFiles, untilFiles } from './support/files.js';
 import { processesInside, teammatesIdle, untilNoProcessInside } from './support/processes.js';
 import { budget, SEED, seededRandom, sized } from './support/scale.js';
@@ -183,4 +184,33 @@ it('at boot, the lead removes the worktree a crash left behind for a task alread
   } finally {
     await second.lead.stop('test over');
   }
+}, 120_000);
+
+// A kill of the daemon's process group while it made a task's worktree: git registered it on its branch
+// and died before the checkout (killed-worktree-add.ts). Adopted as it was, the task's commit recorded
+// every file it lacked as deleted, and the merge took earlier tasks' files off the integration branch
+// (their merge commits still there): the integration branch must keep them.
+it('a worktree whose making a kill cut short is checked out again: the task merges only its own change', async () => {
+  const r = (repo = makeTeamRepo({
+    script: genericTaskScript(),
+    config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'per-task' } },
+  }));
+  r.writeTask('t1', { subject: 'make t1' });
+  const first = await startLead(r);
+  try {
+    await until(first.lead, () => tasksOnDisk(r.dir).get('t1')?.status === 'completed', 60_000, 't1 merged');
+  } finally {
+    await first.lead.stop('the kill comes next');
+  }
+  killedWorktreeAdd((args) => r.git(...args), r.dir, 't2', 'teamd/integration');
+  r.writeTask('t2', { subject: 'make t2' });
+  const second = await startLead(r);
+  try {
+    await until(second.lead, () => tasksOnDisk(r.dir).get('t2')?.status === 'completed', 60_000, 't2 merged');
+  } finally {
+    await second.lead.stop('test over');
+  }
+  expect(r.git('show', 'teamd/integration:out/t1.txt')).toBe('done t1\n');
+  expect(r.git('show', 'teamd/integration:out/t2.txt')).toBe('done t2\n');
+  expect(r.git('diff', '--name-status', 'teamd/integration^1', 'teamd/integration').trim()).toBe('A\tout/t2.txt');
 }, 120_000);
