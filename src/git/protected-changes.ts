@@ -1,9 +1,10 @@
 /**
  * What in `base...branch` needs a person before it merges: paths whose names
- * are protected (protected-paths.ts), and links, submodules and git files
- * that reach protected content without its name in the diff
- * (protected-links.ts).
+ * are protected (protected-paths.ts), files the protected config runs
+ * (hook-scripts.ts), and links, submodules and git files that reach
+ * protected content without its name in the diff (protected-links.ts).
  */
+import { configuredPaths, configuredReason } from './hook-scripts.js';
 import { protectedGitChanges } from './protected-links.js';
 import { protectedReason } from './protected-paths.js';
 import { git } from './run-git.js';
@@ -26,14 +27,15 @@ export async function protectedChanges(repoRoot: string, base: string, branch: s
   const listed = await git(repoRoot, ['diff', ...SAFE_DIFF_FLAGS, '--name-only', '--no-renames', '-z', `${base}...${branch}`]);
   if (!listed.ok) return listed;
   const hooksPath = await hooksPathOf(repoRoot);
+  const configured = await configuredPaths(repoRoot, base);
   const named = listed.value
     .split('\0')
     .filter((p) => p !== '')
     .flatMap((p) => {
-      const why = protectedReason(p, hooksPath);
+      const why = protectedReason(p, hooksPath) ?? configuredReason(p, configured);
       return why === undefined ? [] : [`${p}: ${why}`];
     });
-  const other = await protectedGitChanges(repoRoot, base, branch, hooksPath);
+  const other = await protectedGitChanges(repoRoot, base, branch, hooksPath, configured);
   if (!other.ok) return other;
   const seen = new Set(named.map((line) => line.slice(0, line.indexOf(': '))));
   return { ok: true, value: [...named, ...other.value.filter((line) => !seen.has(line.slice(0, line.indexOf(': '))))] };

@@ -14,6 +14,7 @@
  * Links are compared in the tree the merge would make (the integration tip
  * with the branch's changes) against the integration tip itself.
  */
+import { configuredReason } from './hook-scripts.js';
 import { endKey, resolveLink, type LinkEnd } from './link-resolve.js';
 import { foldPath, protectedReason } from './protected-paths.js';
 import { git } from './run-git.js';
@@ -46,18 +47,19 @@ export function gitFileReason(change: RawChange): string | undefined {
   const parts = foldPath(change.path);
   if (change.newMode === GITLINK_MODE) return 'a submodule (gitlink) whose files are not in this diff';
   if (parts.length === 1 && parts[0] === '.gitmodules') return '.gitmodules says where submodules come from';
+  if (parts.length === 1 && parts[0] === '.worktreeinclude') return '.worktreeinclude picks which of your untracked files are copied into every worktree';
   if (parts.at(-1) === '.gitattributes')
     return '.gitattributes sets how git checks out and merges files (filters, encodings, merge drivers), protected ones included';
   return undefined;
 }
 
 /** What makes a link's end need a person, or undefined. */
-export function linkEndReason(end: LinkEnd, hooksPath?: string): string | undefined {
+export function linkEndReason(end: LinkEnd, hooksPath?: string, configured: ReadonlyMap<string, string> = new Map()): string | undefined {
   if (end.kind === 'loop') return 'a chain of symlinks too long to follow';
   if (end.kind === 'outside') return `a symlink to ${end.target}, outside the repository`;
   if (end.parts.length === 0) return "a symlink to the repository's root, through which protected files are reached";
   const where = end.parts.join('/');
-  const why = protectedReason(where, hooksPath);
+  const why = protectedReason(where, hooksPath) ?? configuredReason(where, configured);
   return why === undefined ? undefined : `a symlink to ${where} (${why})`;
 }
 
@@ -65,12 +67,17 @@ export function linkEndReason(end: LinkEnd, hooksPath?: string): string | undefi
  * `path: reason` for each link of the merged tree (`merged`) that leads
  * somewhere that needs a person and did not lead there in `before`.
  */
-export function linkReasons(before: Map<string, Link>, merged: Map<string, Link>, hooksPath?: string): string[] {
+export function linkReasons(
+  before: Map<string, Link>,
+  merged: Map<string, Link>,
+  hooksPath?: string,
+  configured: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const targets = (m: Map<string, Link>) => new Map([...m].map(([k, l]) => [k, l.target]));
   const [was, now] = [targets(before), targets(merged)];
   return [...merged.values()].flatMap((link) => {
     const end = resolveLink(link.path, now);
-    const why = linkEndReason(end, hooksPath);
+    const why = linkEndReason(end, hooksPath, configured);
     if (why === undefined) return [];
     const old = before.has(foldPath(link.path).join('/')) ? endKey(resolveLink(link.path, was)) : undefined;
     return old === endKey(end) ? [] : [`${link.path}: ${why}`];
@@ -123,7 +130,13 @@ async function mergedLinks(repoRoot: string, base: Map<string, Link>, changes: R
 }
 
 /** `path: reason` lines for the links, submodules and git files `base...branch` changes. */
-export async function protectedGitChanges(repoRoot: string, base: string, branch: string, hooksPath?: string): Promise<Outcome<string[]>> {
+export async function protectedGitChanges(
+  repoRoot: string,
+  base: string,
+  branch: string,
+  hooksPath?: string,
+  configured: ReadonlyMap<string, string> = new Map(),
+): Promise<Outcome<string[]>> {
   const raw = await git(repoRoot, ['diff', ...SAFE_DIFF_FLAGS, '--raw', '-z', '--no-renames', '--no-abbrev', `${base}...${branch}`], { raw: true });
   if (!raw.ok) return raw;
   const changes = parseRawDiff(raw.value);
@@ -136,5 +149,5 @@ export async function protectedGitChanges(repoRoot: string, base: string, branch
   if (!before.ok) return before;
   const merged = await mergedLinks(repoRoot, before.value, changes, blobs);
   if (!merged.ok) return merged;
-  return { ok: true, value: [...files, ...linkReasons(before.value, merged.value, hooksPath)] };
+  return { ok: true, value: [...files, ...linkReasons(before.value, merged.value, hooksPath, configured)] };
 }
