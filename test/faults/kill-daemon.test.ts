@@ -149,7 +149,8 @@ it(
 
 // A task's worktree is removed after its task file says completed; a kill between the two (seen in the test
 // above) leaves it. That state is rebuilt here exactly, and the next lead must tidy it up at start.
-it('at boot, the lead removes the worktree a crash left behind for a task already merged', async () => {
+/** A one-teammate team whose t1 a first lead merged (and removed its worktree); that lead is stopped. */
+async function oneTaskMerged(): Promise<TeamRepo> {
   const r = (repo = makeTeamRepo({
     script: genericTaskScript(),
     config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'per-task' } },
@@ -167,6 +168,11 @@ it('at boot, the lead removes the worktree a crash left behind for a task alread
   } finally {
     await first.lead.stop('crash state next');
   }
+  return r;
+}
+
+it('at boot, the lead removes the worktree a crash left behind for a task already merged', async () => {
+  const r = await oneTaskMerged();
   // What a kill between completion and removal leaves: the worktree, on its branch (deleted only after the removal).
   const commit = tasksOnDisk(r.dir).get('t1')!.result!.commit!;
   r.git('worktree', 'add', '-b', 'teamd/t1', join(r.dir, '.worktrees', 't1'), commit);
@@ -191,17 +197,7 @@ it('at boot, the lead removes the worktree a crash left behind for a task alread
 // every file it lacked as deleted, and the merge took earlier tasks' files off the integration branch
 // (their merge commits still there): the integration branch must keep them.
 it('a worktree whose making a kill cut short is checked out again: the task merges only its own change', async () => {
-  const r = (repo = makeTeamRepo({
-    script: genericTaskScript(),
-    config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'per-task' } },
-  }));
-  r.writeTask('t1', { subject: 'make t1' });
-  const first = await startLead(r);
-  try {
-    await until(first.lead, () => tasksOnDisk(r.dir).get('t1')?.status === 'completed', 60_000, 't1 merged');
-  } finally {
-    await first.lead.stop('the kill comes next');
-  }
+  const r = await oneTaskMerged();
   killedWorktreeAdd((args) => r.git(...args), r.dir, 't2', 'teamd/integration');
   r.writeTask('t2', { subject: 'make t2' });
   const second = await startLead(r);
