@@ -8,13 +8,14 @@
 import { mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { protectedChanges } from '../../src/git/protected-changes.js';
 import { protectedReason } from '../../src/git/protected-paths.js';
 import { makeRepo, type TempRepo } from './temp-repo.js';
 
+// One repository for the file: every case branches from main and comes back to it.
 let repo: TempRepo;
-beforeEach(() => {
+beforeAll(() => {
   repo = makeRepo();
   repo.write('.claude/settings.json', '{"permissions":{"deny":["Bash(rm:*)"]}}\n');
   repo.write('CLAUDE.md', 'rules\n');
@@ -26,7 +27,7 @@ beforeEach(() => {
   repo.git(['add', '-A']);
   repo.git(['commit', '-qm', 'base']);
 });
-afterEach(() => repo.cleanup());
+afterAll(() => repo.cleanup());
 
 function link(at: string, to: string): void {
   const path = join(repo.root, at);
@@ -65,7 +66,7 @@ const CASES: [string, () => void, RegExp[]][] = [
   ],
   ['a loop', () => (link('l1', 'l2'), link('l2', 'l1')), [/^l1: a chain of symlinks too long/, /^l2: a chain/]],
   ['.claude itself replaced by a link', () => link('.claude', 'docs'), [/^\.claude\/settings\.json: /, /^\.claude: /]],
-  ['.gitattributes', () => repo.write('.gitattributes', '.claude/* working-tree-encoding=UTF-16\n'), [/^\.gitattributes: \.gitattributes sets how git/]],
+  ['.gitattributes', () => repo.write('.gitattributes', '.claude/settings.json merge=union\n'), [/^\.gitattributes: \.gitattributes sets how git/]],
   ['a nested .gitattributes', () => repo.write('docs/.gitattributes', '* -text\n'), [/^docs\/\.gitattributes: /]],
   ['.gitmodules', () => repo.write('.gitmodules', '[submodule "v"]\n\tpath = v\n\turl = ../v\n'), [/^\.gitmodules: \.gitmodules says where/]],
 ];
@@ -83,6 +84,7 @@ it('a submodule (gitlink) added at any path waits for a person', async () => {
     repo.git(['-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-q', '--allow-empty', '-m', 'x'], nested);
   });
   expect(found).toEqual([expect.stringMatching(/^vendor\/lib: a submodule \(gitlink\)/)]);
+  rmSync(join(repo.root, 'vendor'), { recursive: true, force: true }); // git leaves a submodule's folder behind
 });
 
 it('harmless links, and a branch that leaves an accepted link alone, merge on the agents\' word', async () => {
