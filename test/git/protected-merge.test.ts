@@ -86,6 +86,26 @@ it('the guard holds a branch that adds a symlink into .claude/, named in the rea
   expect(repo.git(['ls-tree', 'teamd/integration', 'docs/settings'])).toMatch(/^120000 /);
 }, 30_000);
 
+it('a branch moved to a harmless commit while its protected merge is verified is still held: the guard checks the merge commit', async () => {
+  await queue.close();
+  const harmless = repo.git(['commit-tree', '-p', 'main', '-m', 'harmless', repo.git(['rev-parse', 'main^{tree}'])]);
+  // The verify command stands for whoever moves the branch between the merge's start and the ref move.
+  const opened = await MergeQueue.open({
+    repoRoot: repo.root,
+    verify: `git -C '${repo.root}' update-ref refs/heads/teamd/e ${harmless}`,
+    guardRefMove: taskRefGuard(tasks, undefined, (t, merge) => personNeeded(repo.root, 'teamd/integration', t, merge)),
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  queue = opened.value;
+  await finishedTask(repo, tasks, queue, 'e', '.claude/settings.json');
+  const before = tip();
+  expect((await queue.drain())[0]).toMatchObject({ type: 'merge_cancelled', taskId: 'e' });
+  expect(repo.git(['rev-parse', 'teamd/e'])).toBe(harmless); // it did move
+  expect(tip()).toBe(before);
+  await tasks.refresh('e');
+  expect(review(tasks.get('e'))?.handedOver).toContain('.claude/settings.json');
+}, 30_000);
+
 it('an ordinary change merges under the same guard', async () => {
   await finishedTask(repo, tasks, queue, 'b', 'src/b.txt');
   expect((await queue.drain())[0]).toMatchObject({ type: 'merged' });
