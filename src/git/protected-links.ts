@@ -27,6 +27,7 @@ const GITLINK_MODE = '160000';
 /** One entry of `git diff --raw`: the path and its mode and blob after the change. */
 export interface RawChange {
   path: string;
+  oldMode: string;
   newMode: string;
   newBlob: string;
 }
@@ -36,8 +37,8 @@ export function parseRawDiff(out: string): RawChange[] {
   const fields = out.split('\0');
   const changes: RawChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [, newMode = '', , newBlob = ''] = fields[i]!.replace(/^:/, '').split(' ');
-    changes.push({ path: fields[i + 1]!, newMode, newBlob });
+    const [oldMode = '', newMode = '', , newBlob = ''] = fields[i]!.replace(/^:/, '').split(' ');
+    changes.push({ path: fields[i + 1]!, oldMode, newMode, newBlob });
   }
   return changes;
 }
@@ -144,6 +145,8 @@ export async function protectedGitChanges(
     const why = gitFileReason(c);
     return why === undefined ? [] : [`${c.path}: ${why}`];
   });
+  // Only a change with a link on either side changes which paths are links, so where any link leads.
+  if (!changes.some((c) => c.oldMode === LINK_MODE || c.newMode === LINK_MODE)) return { ok: true, value: files };
   const blobs = new Map<string, string>();
   const before = await treeLinks(repoRoot, base, blobs);
   if (!before.ok) return before;
