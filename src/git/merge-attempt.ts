@@ -61,7 +61,7 @@ export async function attemptMerge(
   if (merged) return cleanAfter(ctx, merged);
   const verified = await runVerify(ctx, entry);
   if (verified) return cleanAfter(ctx, verified);
-  return moveIntegration(ctx, entry, tips.baseTip);
+  return moveIntegration(ctx, entry, tips);
 }
 
 async function mergeBranch(
@@ -112,7 +112,7 @@ async function runVerify(ctx: AttemptContext, entry: MergeEntry): Promise<Attemp
 async function moveIntegration(
   ctx: AttemptContext,
   entry: MergeEntry,
-  baseTip: string,
+  { baseTip, branchTip }: AttemptTips,
 ): Promise<AttemptResult> {
   const head = await git(ctx.worktree.path, ['rev-parse', 'HEAD']);
   if (!head.ok) return cleanAfter(ctx, refused('error', head.error));
@@ -125,7 +125,8 @@ async function moveIntegration(
     const moved = await git(ctx.repoRoot, ['update-ref', '-m', message, ref, newTip, baseTip]);
     return moved.ok ? { ok: true, value: newTip } : moved;
   };
-  const guarded = ctx.guardRefMove ? await ctx.guardRefMove(entry.taskId, move) : fromMove(await move());
+  const tips = { baseTip, branchTip, newTip };
+  const guarded = ctx.guardRefMove ? await ctx.guardRefMove(entry.taskId, move, tips) : fromMove(await move());
   if (guarded.kind === 'moved') return { kind: 'merged', mergeCommit: newTip, alreadyMerged: false };
   if (guarded.kind === 'withdrawn') return cleanAfter(ctx, { kind: 'cancelled', message: guarded.reason });
   const now = await resolveCommit(ctx.repoRoot, ref);

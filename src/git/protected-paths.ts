@@ -10,11 +10,9 @@
  * look-alike cannot slip through: case folded, `./` and empty segments
  * dropped, zero-width and bidirectional marks removed, trailing dots and
  * spaces cut (Windows drops them), Unicode compatibility forms folded
- * (NFKC), dotless ı and long ſ read as i and s.
+ * (NFKC), dotless ı and long ſ read as i and s. What a branch changes is
+ * checked in protected-changes.ts.
  */
-import { git } from './run-git.js';
-import { SAFE_DIFF_FLAGS } from './safe-git.js';
-import type { Outcome } from './types.js';
 
 const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0]/g;
 
@@ -71,29 +69,4 @@ export function protectedReason(path: string, hooksPath?: string): string | unde
   const hooks = hooksPath === undefined ? [] : foldPath(hooksPath);
   if (hooks.length > 0 && hooks.every((h, i) => parts[i] === h)) return `${hooksPath} is the repository's core.hooksPath`;
   return undefined;
-}
-
-/** The repository's own `core.hooksPath` (its .git/config: teamd's git calls override the setting) when relative, else undefined. */
-async function hooksPathOf(repoRoot: string): Promise<string | undefined> {
-  const read = await git(repoRoot, ['config', '--local', '--get', 'core.hooksPath']);
-  const value = read.ok ? read.value.trim() : '';
-  return value === '' || value.startsWith('/') || value.startsWith('~') ? undefined : value;
-}
-
-/**
- * Every path `base...branch` adds, changes, deletes or renames (both names
- * of a rename) that needs a person, with why: `path: reason` lines.
- */
-export async function protectedChanges(repoRoot: string, base: string, branch: string): Promise<Outcome<string[]>> {
-  const listed = await git(repoRoot, ['diff', ...SAFE_DIFF_FLAGS, '--name-only', '--no-renames', '-z', `${base}...${branch}`]);
-  if (!listed.ok) return listed;
-  const hooksPath = await hooksPathOf(repoRoot);
-  const found = listed.value
-    .split('\0')
-    .filter((p) => p !== '')
-    .flatMap((p) => {
-      const why = protectedReason(p, hooksPath);
-      return why === undefined ? [] : [`${p}: ${why}`];
-    });
-  return { ok: true, value: found };
 }

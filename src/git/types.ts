@@ -217,7 +217,17 @@ export interface MergeCancelledEvent {
  * carries why the task no longer wants it; `error` means `move` itself failed.
  * `move` resolves to the commit the integration branch now points at.
  */
-export type RefMoveGuard = (taskId: string, move: () => Promise<Outcome<string>>) => Promise<RefMoveOutcome>;
+export type RefMoveGuard = (taskId: string, move: () => Promise<Outcome<string>>, merge?: MergeTips) => Promise<RefMoveOutcome>;
+/**
+ * The commits of the move a guard is asked about: the integration tip the
+ * merge was made on, the branch tip it merged (read when the merge started:
+ * the branch may have moved since) and the merge commit the ref would move to.
+ */
+export interface MergeTips {
+  baseTip: string;
+  branchTip: string;
+  newTip: string;
+}
 export type RefMoveOutcome = { kind: 'moved' } | { kind: 'withdrawn'; reason: string } | { kind: 'error'; error: string };
 
 export interface MergedEvent {

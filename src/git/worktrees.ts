@@ -22,6 +22,7 @@ import {
   type WorktreeRecord,
 } from './types.js';
 import { copyIncludedFiles } from './worktree-include.js';
+import { registeredWorktreeGitDir } from './worktree-pointer.js';
 import { registeredWorktrees, type RegisteredWorktree } from './worktree-list.js';
 
 export interface WorktreesOptions extends RepoOptions {
@@ -132,6 +133,7 @@ export class Worktrees {
     const existing = await this.registered(path);
     if (!existing.ok) return existing;
     if (existing.value?.branchRef === `refs/heads/${branch}`) {
+      if (!checkoutFinished(path, this.repoRoot)) return this.finishMaking(path, branch);
       return { ok: true, value: { path, branch, reusedBranch: true, reusedWorktree: true, copiedFiles: [] } };
     }
     if (existing.value || pathTaken(path)) {
@@ -157,6 +159,26 @@ export class Worktrees {
       ok: true,
       value: { path, branch, reusedBranch, reusedWorktree: false, copiedFiles: copied.value },
     };
+  }
+
+  /**
+   * A worktree whose `git worktree add` was killed with its process group
+   * before its checkout wrote the index: registered, on its branch, with few
+   * or none of its files. Adopted as it is, every missing file would be
+   * committed as deleted by the task's commit and merged (another task's work
+   * gone from the integration branch). No one worked in it (a worktree is
+   * handed out only once made), so what the killed git was doing is done
+   * again: the checkout of its branch (`reset --hard`, untracked files kept),
+   * then the copy and the setup command. The branch is kept either way.
+   */
+  private async finishMaking(path: string, branch: string): Promise<Outcome<TaskWorktree>> {
+    const reset = await git(path, ['reset', '-q', '--hard', 'HEAD']);
+    if (!reset.ok) return this.undo(path, null, `finishing the checkout a killed git left: ${reset.error}`);
+    const copied = await copyIncludedFiles(this.repoRoot, path);
+    if (!copied.ok) return this.undo(path, null, copied.error);
+    const setup = await runSetupCommand(this.options.setup, path, this.options.setupTimeoutMs);
+    if (!setup.ok) return this.undo(path, null, setup.error);
+    return { ok: true, value: { path, branch, reusedBranch: true, reusedWorktree: false, copiedFiles: copied.value } };
   }
 
   /** Takes back a half-made worktree: its folder, its registration, and the branch if this call made it. */
@@ -227,6 +249,13 @@ export class Worktrees {
 function kindOf(name: string): WorktreeKind {
   if (name === MERGE_WORKTREE_NAME) return 'merge';
   return name.startsWith(AGENT_WORKTREE_PREFIX) ? 'agent' : 'task';
+}
+
+/** git writes a worktree's index once its checkout is done: without one, `worktree add` never finished. */
+function checkoutFinished(path: string, repoRoot: string): boolean {
+  const pinned = registeredWorktreeGitDir(path, repoRoot);
+  if (pinned === null || !pinned.ok) return true; // not ours to repair: the commit step refuses a broken pointer
+  return existsSync(join(pinned.value.gitDir, 'index'));
 }
 
 /** Like existsSync, but a dangling symlink counts as taken. */

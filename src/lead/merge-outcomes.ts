@@ -6,7 +6,7 @@
  */
 import { join, relative } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
-import type { RefMoveGuard, RefMoveOutcome, Refusal } from '../git/types.js';
+import type { MergeTips, RefMoveGuard, RefMoveOutcome, Refusal } from '../git/types.js';
 import type { TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import { writeFileAtomic } from '../store/atomic.js';
@@ -54,9 +54,9 @@ export const completedAs = (task: Task | undefined, mergeCommit: string): boolea
 export function taskRefGuard(
   tasks: TaskStore,
   completed: (task: Task) => void = () => undefined,
-  personNeeded: (task: Task) => Promise<string | null> = async () => null,
+  personNeeded: (task: Task, merge?: MergeTips) => Promise<string | null> = async () => null,
 ): RefMoveGuard {
-  return async (taskId, move) => {
+  return async (taskId, move, merge) => {
     let outcome: RefMoveOutcome | null = null;
     const written = await tasks.updateLocked(taskId, async (t): Promise<Outcome<Task>> => {
       if (!awaitingMerge(t)) {
@@ -64,7 +64,8 @@ export function taskRefGuard(
         return { ok: false, error: outcome.reason };
       }
       // The last line (an entry queued before this lead, say): changes that steer the agents wait for a person.
-      const why = await personNeeded(t);
+      // The very merge commit is checked: the branch may have moved since the merge was made.
+      const why = await personNeeded(t, merge);
       if (why !== null) {
         const held = holdForPerson(t, why, new Date());
         outcome = { kind: 'withdrawn', reason: `task ${taskId} waits for a person: ${why}` };

@@ -102,7 +102,7 @@ export class LeadMerges {
       guardRefMove: taskRefGuard(
         this.deps.tasks,
         (t) => this.completedByGuard(t),
-        (t) => personNeeded(this.deps.repoRoot, wt.integrationBranch, t),
+        (t, merge) => personNeeded(this.deps.repoRoot, wt.integrationBranch, t, merge),
       ),
       onEvent: (e) => this.onQueueEvent(e),
     });

@@ -5,7 +5,8 @@
  * says why; `teamd accept` lets it merge). Only an acceptance by someone
  * other than the reviewer agent, of the very commit, lets it through.
  */
-import { protectedChanges } from '../git/protected-paths.js';
+import { protectedChanges } from '../git/protected-changes.js';
+import type { MergeTips } from '../git/types.js';
 import type { Outcome, Task } from '../store/types.js';
 import type { ReviewedHandoff, ReviewRecord } from './review-state.js';
 
@@ -15,10 +16,12 @@ const MAX_LISTED = 5;
 
 const handoff = (task: Task): ReviewedHandoff | undefined => task.metadata.merge as ReviewedHandoff | undefined;
 
-/** A person (not the reviewer agent) accepted the commit that would merge. */
-export function acceptedByPerson(task: Task): boolean {
+/** A person (not the reviewer agent) accepted the commit that would merge (`branchTip` when known). */
+export function acceptedByPerson(task: Task, branchTip?: string): boolean {
   const h = handoff(task);
-  return h?.accepted !== undefined && h.accepted.by !== REVIEWER && h.accepted.commit === h.commit;
+  if (h?.accepted === undefined || h.accepted.by === REVIEWER || h.accepted.commit !== h.commit) return false;
+  // A hand-off with nothing committed (commit null) names no tip to compare.
+  return branchTip === undefined || h.accepted.commit === null || h.accepted.commit === branchTip;
 }
 
 /** What `teamd review` shows as the reason. */
@@ -40,13 +43,20 @@ export function holdForPerson(task: Task, why: string, now: Date): Outcome<Task>
 
 /**
  * Why the task's branch must wait for a person, or null when it may merge.
- * A diff that cannot be read holds it too (the safe answer).
+ * With `merge` (the guard's last look) what is checked is the merge commit
+ * about to land, against the tip it was made on, and a person's accept
+ * counts only for the branch tip that was merged: a branch moved after the
+ * first look, or after the accept, cannot slip another commit in. A diff that
+ * cannot be read holds it too (the safe answer).
  */
-export async function personNeeded(repoRoot: string, integrationBranch: string, task: Task): Promise<string | null> {
-  if (acceptedByPerson(task)) return null;
+export async function personNeeded(repoRoot: string, integrationBranch: string, task: Task, merge?: MergeTips): Promise<string | null> {
+  if (acceptedByPerson(task, merge?.branchTip)) return null;
   const branch = handoff(task)?.branch;
   if (branch === undefined) return null;
-  const found = await protectedChanges(repoRoot, integrationBranch, branch);
+  const found =
+    merge === undefined
+      ? await protectedChanges(repoRoot, integrationBranch, branch)
+      : await protectedChanges(repoRoot, merge.baseTip, merge.newTip);
   if (!found.ok) return `its changes could not be checked for files that steer the agents (${found.error}), so a person must accept it`;
   return found.value.length === 0 ? null : protectedWhy(found.value);
 }

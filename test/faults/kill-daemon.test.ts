@@ -15,6 +15,7 @@ import { readEvents } from '../../src/observe/event-log.js';
 import { tryWithLock } from '../../src/store/lock.js';
 import { spawnCli, waitForOutput, type CliRun } from '../e2e/support/cli.js';
 import { genericTaskScript, makeTeamRepo, startLead, until, type TeamRepo } from '../e2e/support/harness.js';
+import { killedWorktreeAdd } from '../git/killed-worktree-add.js';
 import { leftoverLocks, tasksOnDisk, unparsableTeamFiles, untilFiles } from './support/files.js';
 import { processesInside, teammatesIdle, untilNoProcessInside } from './support/processes.js';
 import { budget, SEED, seededRandom, sized } from './support/scale.js';
@@ -148,7 +149,8 @@ it(
 
 // A task's worktree is removed after its task file says completed; a kill between the two (seen in the test
 // above) leaves it. That state is rebuilt here exactly, and the next lead must tidy it up at start.
-it('at boot, the lead removes the worktree a crash left behind for a task already merged', async () => {
+/** A one-teammate team whose t1 a first lead merged (and removed its worktree); that lead is stopped. */
+async function oneTaskMerged(): Promise<TeamRepo> {
   const r = (repo = makeTeamRepo({
     script: genericTaskScript(),
     config: { teammates: [{ name: 'ann' }], worktrees: { mode: 'per-task' } },
@@ -166,6 +168,11 @@ it('at boot, the lead removes the worktree a crash left behind for a task alread
   } finally {
     await first.lead.stop('crash state next');
   }
+  return r;
+}
+
+it('at boot, the lead removes the worktree a crash left behind for a task already merged', async () => {
+  const r = await oneTaskMerged();
   // What a kill between completion and removal leaves: the worktree, on its branch (deleted only after the removal).
   const commit = tasksOnDisk(r.dir).get('t1')!.result!.commit!;
   r.git('worktree', 'add', '-b', 'teamd/t1', join(r.dir, '.worktrees', 't1'), commit);
@@ -183,4 +190,23 @@ it('at boot, the lead removes the worktree a crash left behind for a task alread
   } finally {
     await second.lead.stop('test over');
   }
+}, 120_000);
+
+// A kill of the daemon's process group while it made a task's worktree: git registered it on its branch
+// and died before the checkout (killed-worktree-add.ts). Adopted as it was, the task's commit recorded
+// every file it lacked as deleted, and the merge took earlier tasks' files off the integration branch
+// (their merge commits still there): the integration branch must keep them.
+it('a worktree whose making a kill cut short is checked out again: the task merges only its own change', async () => {
+  const r = await oneTaskMerged();
+  killedWorktreeAdd((args) => r.git(...args), r.dir, 't2', 'teamd/integration');
+  r.writeTask('t2', { subject: 'make t2' });
+  const second = await startLead(r);
+  try {
+    await until(second.lead, () => tasksOnDisk(r.dir).get('t2')?.status === 'completed', 60_000, 't2 merged');
+  } finally {
+    await second.lead.stop('test over');
+  }
+  expect(r.git('show', 'teamd/integration:out/t1.txt')).toBe('done t1\n');
+  expect(r.git('show', 'teamd/integration:out/t2.txt')).toBe('done t2\n');
+  expect(r.git('diff', '--name-status', 'teamd/integration^1', 'teamd/integration').trim()).toBe('A\tout/t2.txt');
 }, 120_000);

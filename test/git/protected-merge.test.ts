@@ -4,6 +4,8 @@
  * and the last (the guard under the task's lock, before the integration
  * branch moves) both hold it for a person; a person's accept lets it merge.
  */
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MergeQueue } from '../../src/git/merge-queue.js';
 import type { MergeEvent } from '../../src/git/types.js';
@@ -63,6 +65,45 @@ it('the guard holds an already-queued task that changes .claude/ for a person; t
   await queue.enqueue({ taskId: 'a', branch: branchOf('a'), agent: 'w1', subject: 'a' });
   expect((await queue.drain())[0]).toMatchObject({ type: 'merged' });
   expect(tasks.get('a')?.status).toBe('completed');
+}, 30_000);
+
+it('the guard holds a branch that adds a symlink into .claude/, named in the reason; a person\'s accept merges it', async () => {
+  await finishedTask(repo, tasks, queue, 'l', 'docs/settings', (w) => {
+    mkdirSync(join(w, 'docs'), { recursive: true });
+    symlinkSync('../.claude/settings.json', join(w, 'docs/settings'));
+  });
+  const before = tip();
+  expect((await queue.drain())[0]).toMatchObject({ type: 'merge_cancelled', taskId: 'l' });
+  expect(tip()).toBe(before);
+  await tasks.refresh('l');
+  expect(review(tasks.get('l'))).toMatchObject({
+    mode: 'human',
+    handedOver: expect.stringContaining('docs/settings: a symlink to .claude/settings.json'),
+  });
+  await tasks.update('l', (t) => acceptReview(t, 'user', new Date()));
+  await queue.enqueue({ taskId: 'l', branch: branchOf('l'), agent: 'w1', subject: 'l' });
+  expect((await queue.drain())[0]).toMatchObject({ type: 'merged' });
+  expect(repo.git(['ls-tree', 'teamd/integration', 'docs/settings'])).toMatch(/^120000 /);
+}, 30_000);
+
+it('a branch moved to a harmless commit while its protected merge is verified is still held: the guard checks the merge commit', async () => {
+  await queue.close();
+  const harmless = repo.git(['commit-tree', '-p', 'main', '-m', 'harmless', repo.git(['rev-parse', 'main^{tree}'])]);
+  // The verify command stands for whoever moves the branch between the merge's start and the ref move.
+  const opened = await MergeQueue.open({
+    repoRoot: repo.root,
+    verify: `git -C '${repo.root}' update-ref refs/heads/teamd/e ${harmless}`,
+    guardRefMove: taskRefGuard(tasks, undefined, (t, merge) => personNeeded(repo.root, 'teamd/integration', t, merge)),
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  queue = opened.value;
+  await finishedTask(repo, tasks, queue, 'e', '.claude/settings.json');
+  const before = tip();
+  expect((await queue.drain())[0]).toMatchObject({ type: 'merge_cancelled', taskId: 'e' });
+  expect(repo.git(['rev-parse', 'teamd/e'])).toBe(harmless); // it did move
+  expect(tip()).toBe(before);
+  await tasks.refresh('e');
+  expect(review(tasks.get('e'))?.handedOver).toContain('.claude/settings.json');
 }, 30_000);
 
 it('an ordinary change merges under the same guard', async () => {

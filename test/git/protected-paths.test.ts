@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { protectedChanges, protectedReason } from '../../src/git/protected-paths.js';
+import { protectedChanges } from '../../src/git/protected-changes.js';
+import { protectedReason } from '../../src/git/protected-paths.js';
 import { makeRepo, type TempRepo } from './temp-repo.js';
 
 const PROTECTED = [
