@@ -296,8 +296,21 @@ export class AgentRuntime {
     return { text: out.content, isError: out.isError === true };
   }
 
+  /**
+   * Starts what the first model call waits for, beside the git processes of
+   * the start: the model client's modules, and the session context's git
+   * status when nothing can change the tree before it is read (a new session
+   * with no SessionStart hooks and no MCP servers to start first).
+   */
+  private warmUp(): void {
+    void this.options.model.warm?.();
+    const fresh = this.options.resume === undefined && this.options.mcp === undefined;
+    if (fresh && this.options.hooks?.has('SessionStart') !== true) this.context.prefetch();
+  }
+
   /** Loads a resumed conversation, opens the transcript, adds the optional tools; an error text when one fails. */
   private async prepare(): Promise<string | null> {
+    this.warmUp();
     await this.extend();
     this.openHookTranscript();
     const dir = this.options.transcriptDir;

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
+import { exitWhenWritten, ONE_SHOT_COMMANDS } from './exit-when-done.js';
 import { exitQuietlyOnBrokenPipe } from './output.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -147,4 +148,7 @@ if (isEntryPoint()) {
   // the event loop is empty, so no write or child is cut short.
   process.once('beforeExit', (code) => process.exit(code));
   process.exitCode = await runCli();
+  // a one-shot command is done when its action returns: no wait for V8's background work (exit-when-done.ts)
+  const command = commandOf(process.argv);
+  if (command !== undefined && ONE_SHOT_COMMANDS.has(command)) await exitWhenWritten(process.exitCode);
 }

@@ -126,6 +126,14 @@ export class AnthropicModel implements ModelClient {
     return this.info.contextWindow;
   }
 
+  /** The SDK module, and undici behind the platform's fetch (loaded by the first `Headers`): both on the first call's path. */
+  async warm(): Promise<void> {
+    await this.#sdkClient().then(
+      () => void new Headers(),
+      () => undefined, // the first call meets the same failure and reports it
+    );
+  }
+
   #sdkClient(): Promise<Anthropic> {
     this.#client ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => new Sdk(this.#clientOptions));
     return this.#client;

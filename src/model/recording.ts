@@ -45,6 +45,10 @@ export class RecordingModel implements ModelClient {
     await writeFileAtomic(file, JSON.stringify({ description, steps: [] }, null, 2) + '\n');
   }
 
+  async warm(): Promise<void> {
+    await this.inner.warm?.();
+  }
+
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void> {
     for await (const event of this.inner.stream(request)) {
       // The step is on disk before the caller sees `done`, so a crash right after loses nothing.

@@ -233,4 +233,11 @@ export interface ModelClient {
   /** The model's context window in tokens, when the client knows it (models.ts); compaction sizes itself by it. */
   readonly contextWindow?: number;
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * Starts loading what the first call needs (the SDK, the platform's fetch)
+   * while the run prepares, so that it overlaps the run's own waits (its git
+   * processes). Optional; resolves when loaded and never rejects: a failed
+   * load fails the first call.
+   */
+  warm?(): Promise<void>;
 }

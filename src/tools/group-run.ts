@@ -4,8 +4,8 @@
  * the bash tool and the hook runner. Never rejects: a failure to start is a
  * result with `spawnError`.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { Readable } from 'node:stream';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { Readable, type Writable } from 'node:stream';
 import { groupEnded, groupStarted } from './live-groups.js';
 import { groupAlive, killProcessGroup } from './process-group.js';
 
@@ -14,7 +14,11 @@ export interface GroupRun {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Written to stdin, which is then closed. */
+  /**
+   * Written to stdin, which is then closed. Without it stdin is /dev/null, not
+   * an empty pipe: bash takes a socket on stdin for a remote shell and sources
+   * the bashrc files (when SHLVL < 2), and a pipe costs one more socketpair.
+   */
   stdin?: string;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -47,8 +51,8 @@ export function runProcessGroup(run: GroupRun): Promise<GroupExit> {
       cwd: run.cwd,
       env: run.env,
       detached: true,
-      stdio: run.onFd3 === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
-    });
+      stdio: [run.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(run.onFd3 === undefined ? [] : ['pipe' as const])],
+    }) as GroupChild;
     if (child.pid !== undefined) groupStarted(child.pid);
     const limits = watchLimits(child.pid, run);
     pipeOutput(child, run);
@@ -91,17 +95,19 @@ function watchLimits(
   };
 }
 
-function pipeOutput(child: ChildProcessWithoutNullStreams, run: GroupRun): void {
+type GroupChild = ChildProcessByStdio<Writable | null, Readable, Readable>;
+
+function pipeOutput(child: GroupChild, run: GroupRun): void {
   child.stdout.setEncoding('utf8').on('data', run.onStdout);
   child.stderr.setEncoding('utf8').on('data', run.onStderr);
-  child.stdin.on('error', () => {}); // a process that does not read stdin closes it early: EPIPE is expected
-  child.stdin.end(run.stdin ?? '');
+  child.stdin?.on('error', () => {}); // a process that does not read stdin closes it early: EPIPE is expected
+  if (run.stdin !== undefined) child.stdin?.end(run.stdin);
   const fd3 = child.stdio[3];
   if (run.onFd3 !== undefined && fd3 instanceof Readable) fd3.setEncoding('utf8').on('data', run.onFd3);
 }
 
 /** Waits for the output to drain (bounded), then ends leftovers if asked. */
-async function afterExit(child: ChildProcessWithoutNullStreams, run: GroupRun): Promise<void> {
+async function afterExit(child: GroupChild, run: GroupRun): Promise<void> {
   const closed = new Promise((r) => child.once('close', r));
   let drain: NodeJS.Timeout | undefined;
   await Promise.race([closed, new Promise((r) => (drain = setTimeout(r, run.drainMs)))]);

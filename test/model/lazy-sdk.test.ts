@@ -38,6 +38,12 @@ describe('the Anthropic SDK is loaded only by a client that calls the API', () =
     expect(files.filter((f) => f.startsWith('@opentelemetry/'))).toEqual([]);
   });
 
+  it("an Anthropic client's warm() loads the SDK before any call (a run starts it beside its git processes)", async () => {
+    const { stopReason, files } = await loadsOf('anthropic-warm', 'http://127.0.0.1:9');
+    expect(stopReason).toBe('none');
+    expect(sdkFiles(files)).toContain('@anthropic-ai/sdk/index.mjs');
+  });
+
   it('an Anthropic client loads the SDK for its first call', async () => {
     const server = await startFakeAnthropicServer({ script: ANSWER });
     try {

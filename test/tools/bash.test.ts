@@ -1,4 +1,5 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BASH_LIMITS, bashTool } from '../../src/tools/bash.js';
@@ -31,6 +32,20 @@ describe('bash tool', () => {
     const out = await t.run(bashTool, { command: 'echo hi' });
     expect(out.isError).toBe(false);
     expect(timers()).toBeLessThanOrEqual(before);
+  });
+
+  it('gives the command /dev/null on stdin: reads end at once, and bash sources no bashrc as for a remote shell', async () => {
+    // bash sources ~/.bashrc for a "remote" shell (a socket on stdin) when SHLVL < 2, as under cron or CI
+    await writeFile(path.join(t.root, '.bashrc'), 'echo SOURCED\n');
+    const saved = { HOME: process.env.HOME, SHLVL: process.env.SHLVL };
+    process.env.HOME = t.root;
+    delete process.env.SHLVL;
+    try {
+      const out = await t.run(bashTool, { command: 'readlink /proc/self/fd/0 || echo no-proc; cat; echo "[$?]"' });
+      expect(out.content).toBe(`${existsSync('/proc/self/fd/0') ? '/dev/null' : 'no-proc'}\n[0]`);
+    } finally {
+      for (const [key, value] of Object.entries(saved)) if (value === undefined) delete process.env[key]; else process.env[key] = value;
+    }
   });
 
   it('returns output, stderr and a zero exit as success', async () => {

@@ -12,6 +12,7 @@ import type {
   Usage,
 } from '../../model/types.js';
 import { compactHistory, type CompactResult } from './compact.js';
+import { gitStatusSummary } from './git.js';
 import { gatherSessionFacts, renderSessionContext } from './session-context.js';
 import { summariseHistory, type SummaryAnswer } from './summarise.js';
 import { ContextMeter, estimateRequest } from './tokens.js';
@@ -68,6 +69,15 @@ export class ContextManager {
       ...(this.config.now === undefined ? {} : { now: this.config.now }),
     });
     return renderSessionContext(facts);
+  }
+
+  /**
+   * Asks git for the status now, for the session context read later (it is
+   * reused for a few seconds: git.ts), so that it runs beside the other git
+   * process of a start (the repository's roots) instead of after it.
+   */
+  prefetch(): void {
+    if (this.options.inject) void gitStatusSummary(this.config.cwd);
   }
 
   /** Blocks to put before the prompt: the session context when the conversation is new (and injection is on). */
