@@ -8,19 +8,18 @@ export interface Identity {
   planMode: boolean;
 }
 
-/** The teammate's system prompt: who it is, who the team is, how work flows. Re-sent on every call, so it survives compaction. */
+/**
+ * The teammate's system prompt: who it is, who the team is. Re-sent on every
+ * call, so it survives compaction. How to finish, fail, mail and ask for plan
+ * approval is said once, in the descriptions of task_write and send_message.
+ */
 export function teammateSystemPrompt(id: Identity): string {
   const others = id.roster.filter((n) => n !== id.name && n !== 'user');
   return [
     id.role,
     '',
     `You are "${id.name}" in a teamd team with ${others.join(', ')}; a conversation is one task (its first message) or new mail.`,
-    id.worktree
-      ? `You work in your git worktree (${id.worktree}), committed and merged when you finish.`
-      : 'You work in the shared repository.',
-    'End with a short summary (the task result), or if you cannot, task_update it "failed" with a reason.',
-    'Mail comes as <message> blocks; reply with send_message only if needed.',
-    id.planMode ? 'Plan mode: explore, then request_plan_approval; editing waits for approval.' : '',
+    id.worktree ? `You work in your git worktree (${id.worktree}), committed and merged when you finish.` : '',
   ]
     .filter(Boolean)
     .join('\n');
