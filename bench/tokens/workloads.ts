@@ -4,8 +4,8 @@
  *
  * - `tiny`: three-turn tasks (two bash calls, then a summary) of ≈ 2k-token
  *   requests — the fixed cost of a team at its most visible.
- * - `realistic`: tasks of the size real ones have: each reads two real
- *   source files (this repository's own, ≈ 150–250 lines each), edits one,
+ * - `realistic`: tasks of the size real ones have: each reads three real
+ *   source files (this repository's own, 150–250 lines each), edits one,
  *   checks the edit with bash, then answers with a summary.
  * In both, the first task also mails a teammate, which answers in a mail session.
  */
@@ -57,6 +57,7 @@ export const TINY: Workload = {
   },
 };
 
+const FILES = ['main.ts', 'helper.ts', 'peer.ts'];
 const marker = (id: string): string => `// TODO(${id}): say why this module exists`;
 
 export const REALISTIC: Workload = {
@@ -65,12 +66,11 @@ export const REALISTIC: Workload = {
   seed: seedSources,
   script: {
     rules: [
-      ...firstTaskMails(4, 't1 is done: src/t1/main.ts says why it exists.', 'Documented src/t1/main.ts and told w2.'),
-      step(0, use('read', { file_path: 'src/$1/main.ts' })),
-      step(1, use('read', { file_path: 'src/$1/helper.ts' })),
-      step(2, use('edit', { file_path: 'src/$1/main.ts', old_string: marker('$1'), new_string: '// $1: the module of its task, documented' })),
-      step(3, use('bash', { command: 'grep -n "$1:" src/$1/main.ts && git diff --stat' })),
-      step(4, text('Documented src/$1/main.ts (read it and src/$1/helper.ts; the diff is one line).')),
+      ...firstTaskMails(5, 't1 is done: src/t1/main.ts says why it exists.', 'Documented src/t1/main.ts and told w2.'),
+      ...FILES.map((file, turn) => step(turn, use('read', { file_path: `src/$1/${file}` }))),
+      step(3, use('edit', { file_path: 'src/$1/main.ts', old_string: marker('$1'), new_string: '// $1: the module of its task, documented' })),
+      step(4, use('bash', { command: 'grep -n "$1:" src/$1/main.ts && git diff --stat' })),
+      step(5, text('Documented src/$1/main.ts (read it, helper.ts and peer.ts; the diff is one line).')),
       MAIL_ANSWER,
     ],
   },
@@ -95,14 +95,15 @@ async function realSources(): Promise<string[]> {
   return found;
 }
 
-/** Each task gets two real files: `src/<id>/main.ts` (with its marker line) and `src/<id>/helper.ts`. */
+/** Each task gets three real files in `src/<id>/`: main.ts (with its marker line), helper.ts and peer.ts. */
 async function seedSources(repo: string, ids: readonly string[]): Promise<void> {
   const sources = await realSources();
   for (const [i, id] of ids.entries()) {
     await mkdir(join(repo, 'src', id), { recursive: true });
-    const main = await readFile(sources[(2 * i) % sources.length]!, 'utf8');
-    await writeFile(join(repo, 'src', id, 'main.ts'), `${marker(id)}\n${main}`);
-    await writeFile(join(repo, 'src', id, 'helper.ts'), await readFile(sources[(2 * i + 1) % sources.length]!, 'utf8'));
+    for (const [k, file] of FILES.entries()) {
+      const source = await readFile(sources[(FILES.length * i + k) % sources.length]!, 'utf8');
+      await writeFile(join(repo, 'src', id, file), k === 0 ? `${marker(id)}\n${source}` : source);
+    }
   }
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
   git('add', 'src');

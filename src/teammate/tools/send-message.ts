@@ -6,10 +6,10 @@ import { teamServices } from './services.js';
 /** Who sends: the lead mails only; a teammate also answers shutdown requests; in plan mode it asks for plan approval. */
 export type Sender = 'lead' | 'teammate' | 'plan';
 
-const MAIL = 'Mail a teammate, "lead", "user" or "*" (all). Mail arrives as <message> blocks: reply only if needed.';
-const SHUTDOWN = ' type shutdown_response answers a <shutdown_request>: request_id, approve, content the reason.';
+const MAIL = 'Mail a teammate, "lead", "user" or "*" (all); answer <message> mail only if needed.';
+const SHUTDOWN = ' shutdown_response answers a <shutdown_request> (request_id, approve; content: why).';
 const PLAN =
-  ' Plan mode: explore, then send type plan_approval_request with content your plan (changes file by file, how you will verify them) and wait: editing waits for its approval.';
+  ' Plan mode: explore, then send plan_approval_request, content your plan (changes file by file, how you will verify them), and wait: editing waits for approval.';
 
 const LEAD_SCHEMA = z.strictObject({ to: z.string().optional(), content: z.string().optional() });
 const answers = (types: [string, ...string[]]) =>

@@ -22,7 +22,7 @@ export function showTask(id: string, ctx: ToolContext): ToolOutput {
 
 export const taskListTool = defineTool({
   name: 'task_list',
-  description: 'The team board (status, owner, blockers); with id: that task in full.',
+  description: 'The team board; with id: one task in full.',
   inputSchema: z.strictObject({
     status: z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']).optional(),
     id: z.string().optional(),

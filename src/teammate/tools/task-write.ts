@@ -10,7 +10,7 @@ import { changeTask } from './task-update.js';
  */
 const TaskSchema = z.strictObject({
   id: z.string().optional(),
-  subject: z.string().min(1).optional().describe('Creates a new task'),
+  subject: z.string().min(1).optional(),
   description: z.string().optional(),
   blockedBy: z.array(z.string()).optional().describe('Task ids to finish first'),
   owner: z.string().nullable().optional(),
@@ -38,7 +38,7 @@ export function taskIntent(input: TaskInput): 'create' | 'change' | string {
 export const taskWriteTool = defineTool({
   name: 'task_write',
   description:
-    'With subject: add a task to the board. Else change task id: deps, owner, status. The task you work on completes with your final answer; if you cannot do it, set it "failed" with a reason.',
+    'Add a task (give subject) or change task id. Yours completes with your final answer; if you cannot do it, set it "failed" with a reason.',
   inputSchema: TaskSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
