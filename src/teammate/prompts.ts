@@ -1,4 +1,5 @@
 import type { Message, Task } from '../store/types.js';
+import { controlOf } from './protocol.js';
 
 export interface Identity {
   name: string;
@@ -18,7 +19,7 @@ export function teammateSystemPrompt(id: Identity): string {
   return [
     id.role,
     '',
-    `You are "${id.name}" in a teamd team with ${others.join(', ')}; a conversation is one task (its first message) or new mail.`,
+    `You are ${id.name}, in a team with ${others.join(', ')}.`,
     id.worktree ? `You work in your git worktree (${id.worktree}), committed and merged when you finish.` : '',
   ]
     .filter(Boolean)
@@ -42,12 +43,24 @@ export function taskPrompt(task: Task, depsDone: Task[]): string {
 
 const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
+/**
+ * How to answer a shutdown request, said with the request (the one time a
+ * teammate needs it) rather than in send_message's description, which every
+ * request carries.
+ */
+function answerHint(m: Message): string {
+  const c = controlOf(m);
+  if (c?.kind !== 'shutdown_request') return '';
+  const id = JSON.stringify(c.requestId || m.id);
+  return `\nAnswer it: send_message type "shutdown_response", request_id ${id}, approve true or false, content why.`;
+}
+
 /** Mail as it enters a conversation: the id lets a redelivered message be recognised. */
 export function formatMail(messages: Message[]): string {
   return messages
     .map(
       (m) =>
-        `<message id="${escapeAttr(m.id)}" from="${escapeAttr(m.from)}" type="${m.type}">\n${m.content}\n</message>`,
+        `<message id="${escapeAttr(m.id)}" from="${escapeAttr(m.from)}" type="${m.type}">\n${m.content}\n</message>${answerHint(m)}`,
     )
     .join('\n');
 }

@@ -2,7 +2,7 @@ import type { AnyTool } from '../../tools/types.js';
 import { OLD_BOARD_TOOLS, OLD_PROTOCOL_TOOLS } from './old-names.js';
 import { SEND_MESSAGE, type Sender } from './send-message.js';
 import { taskListTool } from './task-list.js';
-import { taskWriteTool } from './task-write.js';
+import { TASK_WRITE } from './task-write.js';
 
 export type { TeamServices } from './services.js';
 export type { ProtocolServices } from './protocol-tools.js';
@@ -16,7 +16,7 @@ export type { Sender } from './send-message.js';
  */
 export const teamTools = (sender: Sender): AnyTool[] => [
   taskListTool,
-  taskWriteTool,
+  TASK_WRITE[sender === 'lead' ? 'lead' : 'teammate'],
   SEND_MESSAGE[sender],
   ...OLD_BOARD_TOOLS,
   ...(sender === 'lead' ? [] : OLD_PROTOCOL_TOOLS),

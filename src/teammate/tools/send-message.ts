@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { defineTool, type AnyTool, type ToolContext, type ToolOutput } from '../../tools/types.js';
 import { answerShutdown, askPlanApproval } from './protocol-tools.js';
+import { sentSchema } from './sent-schema.js';
 import { teamServices } from './services.js';
 
 /** Who sends: the lead mails only; a teammate also answers shutdown requests; in plan mode it asks for plan approval. */
 export type Sender = 'lead' | 'teammate' | 'plan';
 
-const MAIL = 'Mail a teammate, "lead", "user" or "*" (all); answer <message> mail only if needed.';
-const SHUTDOWN = ' shutdown_response answers a <shutdown_request> (request_id, approve; content: why).';
+const MAIL = 'To a teammate, lead, user or * (all); answer mail only if needed.';
 const PLAN =
-  ' Plan mode: explore, then send plan_approval_request, content your plan (changes file by file, how you will verify them), and wait: editing waits for approval.';
+  ' Plan mode: explore, then send type plan_approval_request, content your plan (changes file by file, how you will verify them), and wait: editing waits for approval.';
 
 const LEAD_SCHEMA = z.strictObject({ to: z.string().optional(), content: z.string().optional() });
 const answers = (types: [string, ...string[]]) =>
   LEAD_SCHEMA.extend({ type: z.enum(types).optional(), request_id: z.string().optional(), approve: z.boolean().optional() });
-const schemaFor = (sender: Sender): z.ZodType<SendInput> =>
+const schemaFor = (sender: Sender): z.ZodObject =>
   sender === 'lead'
     ? LEAD_SCHEMA
     : answers(sender === 'plan' ? ['message', 'shutdown_response', 'plan_approval_request'] : ['message', 'shutdown_response']);
@@ -54,10 +54,13 @@ function send(input: SendInput, ctx: ToolContext): Promise<ToolOutput> | ToolOut
 }
 
 function sendMessageFor(sender: Sender): AnyTool {
+  const schema = schemaFor(sender);
   return defineTool({
     name: 'send_message',
-    description: MAIL + (sender === 'lead' ? '' : SHUTDOWN) + (sender === 'plan' ? PLAN : ''),
-    inputSchema: schemaFor(sender),
+    // how to answer a <shutdown_request> comes with the request (src/teammate/prompts.ts)
+    description: MAIL + (sender === 'plan' ? PLAN : ''),
+    inputSchema: schema as z.ZodType<SendInput>,
+    inputJsonSchema: sentSchema(schema, Object.keys(schema.shape)),
     isReadOnly: () => false,
     // a protocol answer waits for the lead or ends the teammate: never next to another call
     isConcurrencySafe: (input: SendInput) => (input.type ?? 'message') === 'message',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Task } from '../../store/types.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../../tools/types.js';
+import { sentSchema } from './sent-schema.js';
 import { teamServices } from './services.js';
 
 export const formatTaskLine = (t: Task, blockers: string[]): string => {
@@ -20,13 +21,17 @@ export function showTask(id: string, ctx: ToolContext): ToolOutput {
   return { content: JSON.stringify({ ...task, waitingFor: tasks.blockers(task.id) }, null, 2) };
 }
 
+const ListSchema = z.strictObject({
+  status: z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']).optional(),
+  id: z.string().optional(),
+});
+
 export const taskListTool = defineTool({
   name: 'task_list',
-  description: 'The team board; with id: one task in full.',
-  inputSchema: z.strictObject({
-    status: z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']).optional(),
-    id: z.string().optional(),
-  }),
+  // the board's lines show the statuses a filter takes
+  description: 'The board (or one status); with id, one task in full.',
+  inputSchema: ListSchema,
+  inputJsonSchema: sentSchema(ListSchema, ['status', 'id']),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   run: async (input, ctx) => {

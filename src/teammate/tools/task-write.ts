@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type ToolOutput } from '../../tools/types.js';
+import { defineTool, type AnyTool, type ToolContext, type ToolOutput } from '../../tools/types.js';
+import { sentSchema } from './sent-schema.js';
 import { createTask } from './task-create.js';
 import { changeTask } from './task-update.js';
 
@@ -12,9 +13,9 @@ const TaskSchema = z.strictObject({
   id: z.string().optional(),
   subject: z.string().min(1).optional(),
   description: z.string().optional(),
-  blockedBy: z.array(z.string()).optional().describe('Task ids to finish first'),
+  blockedBy: z.array(z.string()).optional(),
   owner: z.string().nullable().optional(),
-  priority: z.number().int().optional().describe('Lower first'),
+  priority: z.number().int().optional(),
   status: z.enum(['cancelled', 'failed', 'pending']).optional(),
   reason: z.string().optional(),
 });
@@ -35,24 +36,40 @@ export function taskIntent(input: TaskInput): 'create' | 'change' | string {
   return 'change';
 }
 
-export const taskWriteTool = defineTool({
-  name: 'task_write',
-  description:
-    'Add a task (give subject) or change task id. Yours completes with your final answer; if you cannot do it, set it "failed" with a reason.',
-  inputSchema: TaskSchema,
-  isReadOnly: () => false,
-  isConcurrencySafe: () => false,
-  run: async (input, ctx) => {
-    const intent = taskIntent(input);
-    const { id, subject, description, blockedBy, owner, priority, status, reason } = input;
-    if (intent === 'create') {
-      const fields = { id, description, blockedBy, owner: owner ?? undefined, priority };
-      return createTask({ subject: subject!, ...definedOnly(fields) }, ctx);
-    }
-    if (intent === 'change') return changeTask({ id: id!, ...definedOnly({ status, owner, addBlockedBy: blockedBy, reason }) }, ctx);
-    return refuse(`Task not changed: ${intent}`);
-  },
-});
+const TEAMMATE =
+  'New task (subject) or change task id (status pending/cancelled/failed). Yours completes with your final answer, or: failed, reason.';
+const LEAD = 'New task (subject; priority: lower first) or change task id (status pending/cancelled/failed, owner).';
+const TEAMMATE_FIELDS = ['id', 'subject', 'description', 'blockedBy', 'status', 'reason'];
+
+/**
+ * The lead is offered every field; a teammate is not offered `owner` and
+ * `priority` (the lead's planning), which its task_write still accepts.
+ */
+function taskWriteFor(lead: boolean): AnyTool {
+  return defineTool({
+    name: 'task_write',
+    description: lead ? LEAD : TEAMMATE,
+    inputSchema: TaskSchema,
+    inputJsonSchema: sentSchema(TaskSchema, lead ? Object.keys(TaskSchema.shape) : TEAMMATE_FIELDS),
+    isReadOnly: () => false,
+    isConcurrencySafe: () => false,
+    run: async (input: TaskInput, ctx) => write(input, ctx),
+  });
+}
+
+function write(input: TaskInput, ctx: ToolContext): Promise<ToolOutput> | ToolOutput {
+  const intent = taskIntent(input);
+  const { id, subject, description, blockedBy, owner, priority, status, reason } = input;
+  if (intent === 'create') {
+    const fields = { id, description, blockedBy, owner: owner ?? undefined, priority };
+    return createTask({ subject: subject!, ...definedOnly(fields) }, ctx);
+  }
+  if (intent === 'change') return changeTask({ id: id!, ...definedOnly({ status, owner, addBlockedBy: blockedBy, reason }) }, ctx);
+  return refuse(`Task not changed: ${intent}`);
+}
+
+/** One object each, so its JSON Schema is made once. */
+export const TASK_WRITE = { lead: taskWriteFor(true), teammate: taskWriteFor(false) };
 
 /** The fields that were given (the stores tell an absent field from an undefined one). */
 function definedOnly<T extends Record<string, unknown>>(fields: T): Partial<T> {

@@ -9,6 +9,8 @@ import { teamTools, TEAM_TOOL_NAMES, type ProtocolServices } from '../../../src/
 import { taskIntent } from '../../../src/teammate/tools/task-write.js';
 import { createToolContext } from '../../../src/tools/context.js';
 import { toolDefinition } from '../../../src/tools/index.js';
+import { estimateToolTokens } from '../../../src/model/usage.js';
+import { wireTool } from '../../../src/model/wire-tools.js';
 import type { AnyTool, ToolContext } from '../../../src/tools/types.js';
 
 let dir: string;
@@ -58,10 +60,41 @@ describe('the team tools a model is offered', () => {
 
   it('send_message offers the protocol answers only where they apply', () => {
     const schema = (sender: 'lead' | 'teammate' | 'plan') => JSON.stringify(toolDefinition(tool('send_message', sender)));
-    expect(schema('lead')).not.toContain('shutdown_response');
-    expect(schema('teammate')).toContain('shutdown_response');
+    const accepts = (sender: 'lead' | 'teammate' | 'plan', type: string) =>
+      tool('send_message', sender).inputSchema.safeParse({ type, request_id: 'r', approve: true }).success;
+    expect(schema('lead')).not.toContain('request_id');
+    expect(accepts('lead', 'shutdown_response')).toBe(false);
+    expect(schema('teammate')).toContain('request_id');
+    expect(accepts('teammate', 'shutdown_response')).toBe(true);
+    expect(accepts('teammate', 'plan_approval_request')).toBe(false);
     expect(schema('teammate')).not.toContain('plan_approval_request');
     expect(schema('plan')).toContain('plan_approval_request');
+    expect(accepts('plan', 'plan_approval_request')).toBe(true);
+  });
+
+  it('a teammate is sent at most 180 tokens of team tool schemas, with no enums or string types', () => {
+    const sent = teamTools('teammate').filter((t) => !t.unlisted).map((t) => wireTool(toolDefinition(t)));
+    expect(estimateToolTokens(sent)).toBeLessThanOrEqual(180);
+    const text = JSON.stringify(sent);
+    expect(text).not.toMatch(/"enum"|"type":"string"/);
+  });
+
+  it('a teammate is not offered owner and priority, but its task_write takes them; the lead is offered them', () => {
+    const fields = (sender: 'lead' | 'teammate') => Object.keys(toolDefinition(tool('task_write', sender)).input_schema.properties as object);
+    expect(fields('teammate')).toEqual(['id', 'subject', 'description', 'blockedBy', 'status', 'reason']);
+    expect(fields('lead')).toEqual(expect.arrayContaining(['owner', 'priority']));
+    expect(tool('task_write', 'teammate').inputSchema.safeParse({ subject: 's', owner: 'bob', priority: 1 }).success).toBe(true);
+  });
+
+  it('a field sent without its type or values is still checked, with a message naming it', () => {
+    const refusal = (name: string, input: Record<string, unknown>) => {
+      const parsed = tool(name, 'teammate').inputSchema.safeParse(input);
+      return parsed.success ? '' : JSON.stringify(parsed.error.issues);
+    };
+    expect(refusal('task_list', { status: 'done' })).toMatch(/status.*in_progress|in_progress.*status/s);
+    expect(refusal('task_write', { id: 'a', status: 'finished' })).toMatch(/status/);
+    expect(refusal('task_write', { subject: 7 })).toMatch(/subject/);
+    expect(refusal('send_message', { to: ['ann'], content: 'hi' })).toMatch(/"to"/);
   });
 });
 
