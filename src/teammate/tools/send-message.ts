@@ -59,7 +59,7 @@ function sendMessageFor(sender: Sender): AnyTool {
     name: 'send_message',
     // how to answer a <shutdown_request> comes with the request (src/teammate/prompts.ts)
     description: MAIL + (sender === 'plan' ? PLAN : ''),
-    inputSchema: schema as z.ZodType<SendInput>,
+    inputSchema: schema,
     inputJsonSchema: sentSchema(schema, Object.keys(schema.shape)),
     isReadOnly: () => false,
     // a protocol answer waits for the lead or ends the teammate: never next to another call
