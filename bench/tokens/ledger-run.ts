@@ -1,13 +1,11 @@
 /**
- * The token ledger's run: a team of `teammates` on `tasks` three-turn tasks
- * (two bash calls, then a summary; the first task also mails a teammate),
- * each teammate its own AnthropicModel — the real SDK — against the fake
+ * The token ledger's run: a team of `teammates` on `tasks` tasks of a
+ * workload (./workloads.ts), each teammate its own AnthropicModel — the real SDK — against the fake
  * Messages API with its prompt-cache simulation. The ledger is then read from
  * the run's transcripts, as `teamd cost --tokens` reads it, and the tool
  * schemas of every request are measured at the server.
  */
 import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
-import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { estimateTokens } from '../../src/model/usage.js';
 import { TeamConfigSchema } from '../../src/config/schema.js';
 import { teamFactsOf } from '../../src/cli/token-facts.js';
@@ -15,46 +13,17 @@ import { ledgerRows, type LedgerRow } from '../../src/observe/token-ledger.js';
 import { ledgerCallsFromTranscripts } from '../../src/observe/token-ledger-transcripts.js';
 import { makeBenchRepo, startTeam, allIdle, teammates as names, untilEvent } from '../support/team.js';
 import type { Daemon } from '../support/dist.js';
+import type { Workload } from './workloads.js';
 
 export const LEDGER_MODEL = 'claude-sonnet-5-5';
-
-const step = (
-  turn: number,
-  content: NonNullable<ScriptInput['rules']>[number]['content'],
-  conversation = 'Task (\\S+):',
-) => ({
-  conversation,
-  turn,
-  times: 'always' as const,
-  content,
-});
-
-export const ledgerScript = (): ScriptInput => ({
-  rules: [
-    step(
-      2,
-      [
-        {
-          type: 'tool_use',
-          name: 'send_message',
-          input: { to: 'w2', content: 't1 is done: out/t1.txt holds its output.' },
-        },
-      ],
-      'Task t1:',
-    ),
-    step(3, [{ type: 'text', text: 'Wrote out/t1.txt and told w2.' }], 'Task t1:'),
-    step(0, [{ type: 'tool_use', name: 'bash', input: { command: 'mkdir -p out && echo $1 > out/$1.txt' } }]),
-    step(1, [{ type: 'tool_use', name: 'bash', input: { command: 'cat out/$1.txt && ls out | wc -l' } }]),
-    step(2, [{ type: 'text', text: 'Wrote out/$1.txt and checked it.' }]),
-    { conversation: 'You have new messages', times: 'always', content: [{ type: 'text', text: 'Noted.' }] },
-  ],
-});
 
 export interface LedgerRun {
   teammates: LedgerRow[];
   tasks: LedgerRow[];
   /** Tool-schema tokens of each request, measured at the server. */
   schemaTokensPerRequest: number[];
+  /** Tokens of each request's whole prompt (system, tools, messages), measured at the server. */
+  promptTokensPerRequest: number[];
   requests: number;
 }
 
@@ -62,9 +31,9 @@ type TeamParts = Pick<Daemon, 'Lead' | 'TaskStore'>;
 
 export async function runLedger(
   daemon: TeamParts,
-  opts: { tasks: number; teammates: number },
+  opts: { tasks: number; teammates: number; workload: Workload },
 ): Promise<LedgerRun> {
-  await using server = await startFakeAnthropicServer({ script: ledgerScript() });
+  await using server = await startFakeAnthropicServer({ script: opts.workload.script });
   const config = {
     model: LEDGER_MODEL,
     teammates: names(opts.teammates),
@@ -75,8 +44,10 @@ export async function runLedger(
   process.env['ANTHROPIC_BASE_URL'] = server.url;
   process.env['ANTHROPIC_API_KEY'] = 'test-key';
   try {
+    const ids = Array.from({ length: opts.tasks }, (_, i) => `t${i + 1}`);
+    await opts.workload.seed(repo.dir, ids);
     const store = await daemon.TaskStore.open(repo.dir);
-    for (let i = 1; i <= opts.tasks; i++) await store.create({ id: `t${i}`, subject: `write out/t${i}.txt` });
+    for (const id of ids) await store.create({ id, subject: opts.workload.subject(id) });
     const team = await startTeam(daemon as Daemon, repo);
     const done = () => team.lead.tasks.list().every((t) => t.status === 'completed' || t.status === 'failed');
     await untilEvent(team, done, 600_000, `${opts.tasks} tasks to finish`);
@@ -92,6 +63,7 @@ export async function runLedger(
       teammates: ledgerRows(calls, 'teammate'),
       tasks: ledgerRows(calls, 'task'),
       schemaTokensPerRequest: bodies.map((b) => estimateTokens(JSON.stringify(b.tools ?? []))),
+      promptTokensPerRequest: bodies.map((b) => estimateTokens(JSON.stringify([b.system, b.tools, b.messages]))),
       requests: bodies.length,
     };
   } finally {

@@ -93,7 +93,7 @@ export function buildRunContext(parts: RunParts): RunContext {
     turn: {
       model: o.model,
       system: defaults.systemPromptOf(o),
-      tools: parts.tools.map(toolDefinition),
+      tools: parts.tools.filter((t) => t.unlisted !== true).map(toolDefinition),
       maxTokens: o.maxTokens,
       thinking: o.thinking,
       agent: o.agentName ?? 'agent',

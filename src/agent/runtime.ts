@@ -227,7 +227,7 @@ export class AgentRuntime {
         type: 'system',
         subtype: 'init',
         model: this.options.model.model,
-        tools: this.tools.map((t) => t.name),
+        tools: this.tools.filter((t) => t.unlisted !== true).map((t) => t.name),
         cwd: this.toolContext.root,
         agent: this.agentName,
       });

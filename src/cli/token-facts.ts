@@ -6,9 +6,9 @@
 import type { TeamConfig } from '../config/schema.js';
 import { rosterOf } from '../config/load.js';
 import { estimateTokens, estimateToolTokens } from '../model/usage.js';
-import { TEAM_TOOL_NAMES, type TeamFacts } from '../observe/token-ledger.js';
+import type { TeamFacts } from '../observe/token-ledger.js';
 import { teammateSystemPrompt } from '../teammate/prompts.js';
-import { protocolTools, teamTools } from '../teammate/tools/index.js';
+import { TEAM_TOOL_NAMES, teamTools } from '../teammate/tools/index.js';
 import { builtinTools, toolDefinition } from '../tools/index.js';
 import { cronTools } from '../tools/cron/index.js';
 import { memorySearchTool, memoryWriteTool } from '../agent/memory/tools.js';
@@ -16,7 +16,8 @@ import { wireTool } from '../model/wire-tools.js';
 
 export function teamFactsOf(config: TeamConfig): TeamFacts {
   const tokens = new Map<string, number>();
-  const known = [...builtinTools(), ...teamTools(), ...protocolTools(true), ...cronTools];
+  // a teammate's send_message (not plan mode's, whose description is longer)
+  const known = [...builtinTools(), ...teamTools('teammate'), ...cronTools];
   // Sized as sent (src/model/wire-tools.ts); the memory tools' schemas do not depend on their folder.
   for (const tool of [...known, memoryWriteTool('.memory'), memorySearchTool('.memory')])
     tokens.set(tool.name, estimateToolTokens([wireTool(toolDefinition(tool))]) - 1);

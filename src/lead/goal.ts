@@ -32,7 +32,7 @@ const goalPrompt = (goal: string): string =>
   [
     `Goal: ${goal}`,
     '',
-    'Break this goal into tasks on the board with task_create: small, concrete tasks, each with a clear',
+    'Break this goal into tasks on the board with task_write: small, concrete tasks, each with a clear',
     'subject and a description saying what "done" means. Use blockedBy so a task starts only after the work',
     'it builds on. Do not do the work yourself. When the plan is on the board, answer with one line.',
   ].join('\n');

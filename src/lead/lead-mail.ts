@@ -121,7 +121,7 @@ export class LeadMail {
     this.runtime = new AgentRuntime({
       model: this.deps.models.leadClient(leadModelUse(config)),
       cwd: repoRoot,
-      tools: [...readOnly, ...teamTools(), answerRequestTool, ...cronTools],
+      tools: [...readOnly, ...teamTools('lead'), answerRequestTool, ...cronTools],
       systemPrompt: leadSystemPrompt(config, config.lead.role),
       agentName: 'lead',
       maxTurns: config.lead.maxTurns,

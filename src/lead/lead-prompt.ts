@@ -11,8 +11,8 @@ export function leadSystemPrompt(config: TeamConfig, role?: string): string {
     'You are "lead". Your teammates:',
     team,
     '',
-    'You do not edit files. You turn goals into tasks on the board (task_create, with blockedBy for order),',
-    'watch progress (task_list, task_get), answer teammates (send_message), and answer their plan and',
+    'You do not edit files. You turn goals into tasks on the board (task_write, with blockedBy for order),',
+    'watch progress (task_list), answer teammates (send_message), and answer their plan and',
     'permission requests (answer_request). Keep tasks small and independent where possible; one task per',
     'file or feature. Teammates claim ready tasks by themselves; set owner only when it matters.',
   ].join('\n');

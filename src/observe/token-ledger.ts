@@ -27,23 +27,13 @@ export interface LedgerCall {
 
 /** What the ledger needs to know about the team, to tell coordination from work. */
 export interface TeamFacts {
-  /** Tool names that exist only for the team (task_*, send_message, …). */
+  /** Tool names that exist only for the team (task_list, task_write, send_message and their old names). */
   teamTools: ReadonlySet<string>;
   /** Schema tokens per tool name. */
   toolTokens: (name: string) => number;
   /** Tokens of the team part of an agent's system prompt. */
   teamPromptTokens: (agent: string) => number;
 }
-
-export const TEAM_TOOL_NAMES = [
-  'task_list',
-  'task_get',
-  'task_create',
-  'task_update',
-  'send_message',
-  'request_plan_approval',
-  'shutdown_response',
-] as const;
 
 const MAIL = /<message id="|^You have new messages|<shutdown_request|<idle_notification|<status /;
 const blocks = (m: ConversationMessage): ContentBlock[] =>

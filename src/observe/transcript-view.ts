@@ -137,6 +137,10 @@ const lineCount = (v: unknown): number => (typeof v === 'string' && v ? v.split(
 const oneLine = (s: string, max: number): string => cut(s.replace(/\s+/g, ' ').trim(), max);
 
 /** The few fields that say what a call does, per tool; other tools show their short fields. */
+const taskCreate = (i: Record<string, unknown>): string => `${i.id ? `${str(i.id)}: ` : ''}${oneLine(str(i.subject), 90)}`;
+const taskChange = (i: Record<string, unknown>): string =>
+  `${str(i.id)}${i.status ? ` → ${str(i.status)}` : ''}${i.reason ? `: ${oneLine(str(i.reason), 80)}` : ''}`;
+
 const TOOL_INPUT: Record<string, (i: Record<string, unknown>) => string> = {
   read: (i) => `${str(i.file_path)}${typeof i.offset === 'number' ? `:${i.offset}` : ''}`,
   write: (i) => `${str(i.file_path)} (${lineCount(i.content)} lines)`,
@@ -145,10 +149,16 @@ const TOOL_INPUT: Record<string, (i: Record<string, unknown>) => string> = {
   bash: (i) => oneLine(str(i.command), 120),
   glob: (i) => `${str(i.pattern)}${i.path ? ` in ${str(i.path)}` : ''}`,
   grep: (i) => `/${str(i.pattern)}/${i.path ? ` in ${str(i.path)}` : ''}${i.glob ? ` (${str(i.glob)})` : ''}`,
-  send_message: (i) => `→ ${str(i.to)}: ${oneLine(str(i.content), 90)}`,
-  task_create: (i) => `${i.id ? `${str(i.id)}: ` : ''}${oneLine(str(i.subject), 90)}`,
-  task_update: (i) =>
-    `${str(i.id)}${i.status ? ` → ${str(i.status)}` : ''}${i.reason ? `: ${oneLine(str(i.reason), 80)}` : ''}`,
+  send_message: (i) =>
+    i.type === 'shutdown_response'
+      ? `shutdown ${str(i.request_id)} ${i.approve === true ? 'approved' : 'rejected'}`
+      : i.type === 'plan_approval_request'
+        ? `plan: ${oneLine(str(i.content), 90)}`
+        : `→ ${str(i.to)}: ${oneLine(str(i.content), 90)}`,
+  task_write: (i) => (i.subject === undefined ? taskChange(i) : taskCreate(i)),
+  task_list: (i) => (i.id === undefined ? (i.status === undefined ? '' : str(i.status)) : str(i.id)),
+  task_create: (i) => taskCreate(i),
+  task_update: (i) => taskChange(i),
   task_get: (i) => str(i.id),
   todo_write: (i) => `${Array.isArray(i.todos) ? i.todos.length : 0} items`,
 };

@@ -105,7 +105,7 @@ export async function completionHooks(
   return { feedback: null, stop: null };
 }
 
-/** TaskCreated before a teammate's `task_create` writes the task: an error text refuses it. */
+/** TaskCreated before a teammate's `task_write` creates a task: an error text refuses it. */
 export function taskCreatedCheck(host: TeammateHost, runner: HookRunner, runtime: () => AgentRuntime | null) {
   return taskCreatedHook(runner, () => teamBase(host, runtime()));
 }

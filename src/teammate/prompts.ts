@@ -1,4 +1,5 @@
 import type { Message, Task } from '../store/types.js';
+import { controlOf } from './protocol.js';
 
 export interface Identity {
   name: string;
@@ -8,19 +9,18 @@ export interface Identity {
   planMode: boolean;
 }
 
-/** The teammate's system prompt: who it is, who the team is, how work flows. Re-sent on every call, so it survives compaction. */
+/**
+ * The teammate's system prompt: who it is, who the team is. Re-sent on every
+ * call, so it survives compaction. How to finish, fail, mail and ask for plan
+ * approval is said once, in the descriptions of task_write and send_message.
+ */
 export function teammateSystemPrompt(id: Identity): string {
   const others = id.roster.filter((n) => n !== id.name && n !== 'user');
   return [
     id.role,
     '',
-    `You are "${id.name}" in a teamd team with ${others.join(', ')}; a conversation is one task (its first message) or new mail.`,
-    id.worktree
-      ? `You work in your git worktree (${id.worktree}), committed and merged when you finish.`
-      : 'You work in the shared repository.',
-    'End with a short summary (the task result), or if you cannot, task_update it "failed" with a reason.',
-    'Mail comes as <message> blocks; reply with send_message only if needed.',
-    id.planMode ? 'Plan mode: explore, then request_plan_approval; editing waits for approval.' : '',
+    `You are ${id.name}, in a team with ${others.join(', ')}.`,
+    id.worktree ? `You work in your git worktree (${id.worktree}), committed and merged when you finish.` : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -43,12 +43,24 @@ export function taskPrompt(task: Task, depsDone: Task[]): string {
 
 const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
+/**
+ * How to answer a shutdown request, said with the request (the one time a
+ * teammate needs it) rather than in send_message's description, which every
+ * request carries.
+ */
+function answerHint(m: Message): string {
+  const c = controlOf(m);
+  if (c?.kind !== 'shutdown_request') return '';
+  const id = JSON.stringify(c.requestId || m.id);
+  return `\nAnswer it: send_message type "shutdown_response", request_id ${id}, approve true or false, content why.`;
+}
+
 /** Mail as it enters a conversation: the id lets a redelivered message be recognised. */
 export function formatMail(messages: Message[]): string {
   return messages
     .map(
       (m) =>
-        `<message id="${escapeAttr(m.id)}" from="${escapeAttr(m.from)}" type="${m.type}">\n${m.content}\n</message>`,
+        `<message id="${escapeAttr(m.id)}" from="${escapeAttr(m.from)}" type="${m.type}">\n${m.content}\n</message>${answerHint(m)}`,
     )
     .join('\n');
 }

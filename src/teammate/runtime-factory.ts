@@ -14,7 +14,7 @@ import type { TeammateHost } from './host.js';
 import { askAndWait } from './approvals.js';
 import { teammateSystemPrompt } from './prompts.js';
 import { workerCronService } from './tools/cron-service.js';
-import { protocolTools, TEAM_TOOL_RULES, teamTools } from './tools/index.js';
+import { TEAM_TOOL_NAMES, TEAM_TOOL_RULES, teamTools } from './tools/index.js';
 import { rosterOf } from '../config/load.js';
 import { thinkingOptionsOf } from '../model/thinking.js';
 
@@ -30,7 +30,7 @@ function gatePlan(host: TeammateHost, tool: AnyTool): AnyTool {
     ...tool,
     run: async (input, ctx): Promise<ToolOutput> => {
       if (!host.planApproved && !tool.isReadOnly(input)) {
-        return { content: `Refused: ${tool.name} needs an approved plan. Call request_plan_approval first.`, isError: true };
+        return { content: `Refused: ${tool.name} needs an approved plan. Send your plan first (send_message type plan_approval_request).`, isError: true };
       }
       return tool.run(input, ctx);
     },
@@ -42,13 +42,13 @@ function gatePlan(host: TeammateHost, tool: AnyTool): AnyTool {
  * conversion of each costs milliseconds, which the first task would wait for.
  */
 export function warmToolDefinitions(planMode: boolean): void {
-  for (const tool of [...builtinTools(), ...teamTools(), ...protocolTools(planMode), ...cronTools]) toolDefinition(tool);
+  for (const tool of [...builtinTools(), ...teamTools(planMode ? 'plan' : 'teammate'), ...cronTools]) toolDefinition(tool);
 }
 
 function toolsFor(host: TeammateHost, readOnly: boolean): AnyTool[] {
   const cfg = host.deps.data.teammate;
-  let tools = [...builtinTools(), ...teamTools(), ...protocolTools(cfg.planMode), ...cronTools];
-  if (cfg.tools) tools = tools.filter((t) => cfg.tools!.includes(t.name) || t.name.startsWith('task_') || t.name === 'send_message' || t.name === 'shutdown_response' || t.name === 'request_plan_approval');
+  let tools = [...builtinTools(), ...teamTools(cfg.planMode ? 'plan' : 'teammate'), ...cronTools];
+  if (cfg.tools) tools = tools.filter((t) => cfg.tools!.includes(t.name) || TEAM_TOOL_NAMES.includes(t.name));
   if (readOnly) tools = tools.filter((t) => !EDITING.has(t.name) || t.name === 'bash');
   return cfg.planMode ? tools.map((t) => gatePlan(host, t)) : tools;
 }

@@ -61,6 +61,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * elsewhere (an MCP server's tool); default: derived from `inputSchema`.
    */
   inputJsonSchema?: Record<string, unknown>;
+  /**
+   * Callable when the model names it, but never offered: its schema is not
+   * sent (an old name kept for transcripts and agent files that use it).
+   */
+  unlisted?: boolean;
   /** True when the tool never changes anything (permission gate, plan mode). */
   isReadOnly: (input: z.infer<S>) => boolean;
   /** True when the tool may run in parallel with other concurrency-safe calls. */

@@ -18,7 +18,7 @@ import { parseScript } from '../../src/model/scripted/load.js';
 import { toolCallProblem } from '../../src/model/scripted/tool-check.js';
 import { cronTools } from '../../src/tools/cron/index.js';
 import { builtinTools, toolDefinition } from '../../src/tools/index.js';
-import { protocolTools, teamTools } from '../../src/teammate/tools/index.js';
+import { teamTools } from '../../src/teammate/tools/index.js';
 import { TSX_LOADER } from '../support/race/spawn-ts.js';
 import { docBlocks, docCommands, type DocCommand } from './support/doc-blocks.js';
 
@@ -140,7 +140,7 @@ describe('the docs examples', () => {
   }, 180_000);
 
   it('every json block that is a script loads and calls only real tools with input of their shape', async () => {
-    const tools = [...builtinTools(), ...teamTools(), ...protocolTools(true), ...cronTools].map(
+    const tools = [...builtinTools(), ...teamTools('plan'), ...cronTools].map(
       toolDefinition,
     );
     const problems: string[] = [];

@@ -19,9 +19,9 @@ it('an interrupted goal run stops the team and puts the unfinished task back on 
         {
           agent: 'lead',
           match: 'Goal:',
-          content: [{ type: 'tool_use', name: 'task_create', input: { id: 'hang', subject: 'wait for a file that never comes' } }],
+          content: [{ type: 'tool_use', name: 'task_write', input: { id: 'hang', subject: 'wait for a file that never comes' } }],
         },
-        { agent: 'lead', afterTool: 'task_create', content: [{ type: 'text', text: 'Planned.' }] },
+        { agent: 'lead', afterTool: 'task_write', content: [{ type: 'text', text: 'Planned.' }] },
         {
           conversation: 'Task hang:',
           turn: 0,

@@ -23,7 +23,7 @@ const LEAD_PLANS: ScriptInput = {
     {
       agent: 'lead',
       match: 'Goal: the goal',
-      content: [{ type: 'tool_use', name: 'task_create', input: { id: 'a', subject: 'do a' } }],
+      content: [{ type: 'tool_use', name: 'task_write', input: { id: 'a', subject: 'do a' } }],
     },
     { agent: 'lead', times: 'always', content: [{ type: 'text', text: 'Noted.' }] },
     ...(genericTaskScript().rules ?? []),

@@ -36,13 +36,13 @@ function goalScript(ids: string[]): ScriptInput {
         match: 'Goal:',
         content: ids.map((id) => ({
           type: 'tool_use' as const,
-          name: 'task_create',
+          name: 'task_write',
           input: { id, subject: `do ${id}` },
         })),
       },
       {
         agent: 'lead',
-        afterTool: 'task_create',
+        afterTool: 'task_write',
         times: 'always',
         content: [{ type: 'text', text: 'Planned.' }],
       },

@@ -182,9 +182,9 @@ const calls = (outside: string): { name: string; input: Record<string, unknown>;
   { name: 'grep', input: { pattern: 'root', path: '/etc' }, refusal: /outside the working directory/ },
   { name: 'send_message', input: { to: '../lead', content: 'hi' }, refusal: /Unknown recipient/ },
   { name: 'send_message', input: { to: 'nobody', content: 'hi' }, refusal: /Unknown recipient/ },
-  { name: 'task_create', input: { subject: 's', id: '../../pwned' }, refusal: /id/ },
-  { name: 'task_create', input: { subject: 's', blockedBy: ['../x'] }, refusal: /blockedBy/ },
-  { name: 'task_update', input: { id: '../x', status: 'cancelled' }, refusal: /invalid id|no task/ },
+  { name: 'task_write', input: { subject: 's', id: '../../pwned' }, refusal: /id/ },
+  { name: 'task_write', input: { subject: 's', blockedBy: ['../x'] }, refusal: /blockedBy/ },
+  { name: 'task_write', input: { id: '../x', status: 'cancelled' }, refusal: /invalid id|no task/ },
   {
     name: 'bash',
     input: { command: `echo pwned > ${outside}/bash.txt` },

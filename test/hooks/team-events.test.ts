@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { createHookRunner } from '../../src/hooks/runner.js';
 import { taskCreatedHook } from '../../src/hooks/team-events.js';
 import { TaskStore } from '../../src/store/tasks/index.js';
-import { taskCreateTool } from '../../src/teammate/tools/task-create.js';
+import { TASK_WRITE } from '../../src/teammate/tools/task-write.js';
 import { createToolContext } from '../../src/tools/context.js';
 
 it('a TaskCreated hook refuses a task with exit 2; an allowed one is written', async () => {
@@ -39,10 +39,10 @@ it('a TaskCreated hook refuses a task with exit 2; an allowed one is written', a
       root: dir,
       services: { team: { tasks, mailbox: null, roster: () => [], self: 'ann', beforeCreate: taskCreatedHook(runner, base) } },
     });
-    const refused = await taskCreateTool.run({ subject: 'do forbidden things', id: 'bad' }, ctx);
+    const refused = await TASK_WRITE.teammate.run({ subject: 'do forbidden things', id: 'bad' }, ctx);
     expect(refused).toMatchObject({ isError: true, content: expect.stringContaining('no forbidden work') });
     expect(existsSync(path.join(dir, '.tasks', 'bad.json'))).toBe(false);
-    const made = await taskCreateTool.run({ subject: 'fine work', id: 'good', description: 'd' }, ctx);
+    const made = await TASK_WRITE.teammate.run({ subject: 'fine work', id: 'good', description: 'd' }, ctx);
     expect(made.isError).toBeUndefined();
     expect(existsSync(path.join(dir, '.tasks', 'good.json'))).toBe(true);
     const seen = (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

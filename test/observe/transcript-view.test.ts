@@ -29,6 +29,17 @@ describe('summariseToolInput', () => {
     expect(summariseToolInput('task_update', { id: 'parser', status: 'failed', reason: 'no spec' })).toBe(
       'parser → failed: no spec',
     );
+    expect(summariseToolInput('task_write', { id: 'parser', status: 'failed', reason: 'no spec' })).toBe(
+      'parser → failed: no spec',
+    );
+    expect(summariseToolInput('task_write', { id: 'p2', subject: 'parse it' })).toBe('p2: parse it');
+    expect(summariseToolInput('task_list', { id: 'p2' })).toBe('p2');
+    expect(summariseToolInput('send_message', { type: 'shutdown_response', request_id: 'r1', approve: true })).toBe(
+      'shutdown r1 approved',
+    );
+    expect(summariseToolInput('send_message', { type: 'plan_approval_request', content: 'edit a.ts' })).toBe(
+      'plan: edit a.ts',
+    );
     expect(summariseToolInput('mcp_thing', { query: 'x', nested: { a: 1 }, limit: 5 })).toBe(
       'query=x limit=5',
     );

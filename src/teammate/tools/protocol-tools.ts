@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { defineTool, type ToolContext } from '../../tools/types.js';
+import type { ToolContext, ToolOutput } from '../../tools/types.js';
 
-/** What the protocol tools reach through `ctx.services.protocol`. */
+/** What the protocol answers reach through `ctx.services.protocol`. */
 export interface ProtocolServices {
   /** Files a plan approval request and waits for the verdict. */
   requestPlanApproval(plan: string, signal: AbortSignal): Promise<{ approved: boolean; reason: string }>;
@@ -9,39 +8,24 @@ export interface ProtocolServices {
   respondShutdown(requestId: string, approve: boolean, reason: string): Promise<string>;
 }
 
-const protocol = (ctx: ToolContext): ProtocolServices => {
-  const p = ctx.services.protocol as ProtocolServices | undefined;
-  if (!p) throw new Error('protocol tools run only inside a team');
-  return p;
-};
+const protocol = (ctx: ToolContext): ProtocolServices | undefined =>
+  ctx.services.protocol as ProtocolServices | undefined;
 
-export const requestPlanApprovalTool = defineTool({
-  name: 'request_plan_approval',
-  description:
-    'Send your plan to the lead and wait; editing is refused until one is approved.',
-  inputSchema: z.strictObject({ plan: z.string().min(1).describe('Changes, file by file, and how you will verify them') }),
-  isReadOnly: () => true,
-  isConcurrencySafe: () => false,
-  run: async (input, ctx) => {
-    const verdict = await protocol(ctx).requestPlanApproval(input.plan, ctx.signal);
-    return verdict.approved
-      ? { content: `Plan approved${verdict.reason ? `: ${verdict.reason}` : ''}. You may now edit files.`, summary: 'plan approved' }
-      : { content: `Plan not approved: ${verdict.reason || 'no reason given'}. Revise it and ask again.`, summary: 'plan rejected' };
-  },
-});
+const onlyTeammates: ToolOutput = { content: 'Only a teammate answers shutdown requests and asks for plan approval.', isError: true };
 
-export const shutdownResponseTool = defineTool({
-  name: 'shutdown_response',
-  description:
-    'Answer a <shutdown_request>: approve (stop after this step) or reject with a reason.',
-  inputSchema: z.strictObject({
-    request_id: z.string(),
-    approve: z.boolean(),
-    reason: z.string().default(''),
-  }),
-  isReadOnly: () => true,
-  isConcurrencySafe: () => false,
-  run: async (input, ctx) => ({
-    content: await protocol(ctx).respondShutdown(input.request_id, input.approve, input.reason),
-  }),
-});
+/** send_message type plan_approval_request (the old `request_plan_approval`): waits for the lead's verdict. */
+export async function askPlanApproval(plan: string, ctx: ToolContext): Promise<ToolOutput> {
+  const p = protocol(ctx);
+  if (!p) return onlyTeammates;
+  const verdict = await p.requestPlanApproval(plan, ctx.signal);
+  return verdict.approved
+    ? { content: `Plan approved${verdict.reason ? `: ${verdict.reason}` : ''}. You may now edit files.`, summary: 'plan approved' }
+    : { content: `Plan not approved: ${verdict.reason || 'no reason given'}. Revise it and ask again.`, summary: 'plan rejected' };
+}
+
+/** send_message type shutdown_response (the old `shutdown_response`). */
+export async function answerShutdown(requestId: string, approve: boolean, reason: string, ctx: ToolContext): Promise<ToolOutput> {
+  const p = protocol(ctx);
+  if (!p) return onlyTeammates;
+  return { content: await p.respondShutdown(requestId, approve, reason) };
+}

@@ -10,7 +10,7 @@ export interface TeamServices {
   roster: () => string[];
   /** This agent's name (the sender of its messages). */
   self: string;
-  /** Before `task_create` writes a task (TaskCreated hooks): an error text refuses it. */
+  /** Before `task_write` creates a task (TaskCreated hooks): an error text refuses it. */
   beforeCreate?: (input: { id?: string; subject: string; description?: string }) => Promise<string | null>;
   /** Called after a message is written, so the lead can log it. */
   onSent?: (msg: { id: string; to: string; type: string }) => void;

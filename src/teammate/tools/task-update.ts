@@ -1,22 +1,23 @@
 import { z } from 'zod';
 import type { Outcome, Task } from '../../store/types.js';
 import { cycleThrough } from '../../store/tasks/graph.js';
-import { defineTool } from '../../tools/types.js';
+import type { ToolContext, ToolOutput } from '../../tools/types.js';
 import { teamServices } from './services.js';
 
-const InputSchema = z.strictObject({
+/** A change to an existing task (`task_write` without a subject; the old `task_update`). */
+export const ChangeSchema = z.strictObject({
   id: z.string(),
   status: z.enum(['cancelled', 'failed', 'pending']).optional(),
   owner: z.string().nullable().optional(),
   addBlockedBy: z.array(z.string()).optional(),
   reason: z.string().optional(),
 });
-type Change = z.infer<typeof InputSchema>;
+export type Change = z.infer<typeof ChangeSchema>;
 
 /** The change as a pure function of the freshly re-read task; the store checks the transition. */
 function applyChange(task: Task, by: string, change: Change, known: (id: string) => boolean): Outcome<Task> {
   const unknown = (change.addBlockedBy ?? []).filter((id) => !known(id));
-  if (unknown.length) return { ok: false, error: `unknown task id(s) in addBlockedBy: ${unknown.join(', ')}` };
+  if (unknown.length) return { ok: false, error: `unknown task id(s) to wait for: ${unknown.join(', ')}` };
   if (change.status === 'failed' && task.status === 'in_progress' && task.owner !== by) {
     return { ok: false, error: `only its owner (${task.owner}) may fail an in-progress task` };
   }
@@ -31,27 +32,20 @@ function applyChange(task: Task, by: string, change: Change, known: (id: string)
   return { ok: true, value: next };
 }
 
-export const taskUpdateTool = defineTool({
-  name: 'task_update',
-  description:
-    'Change a task: deps, owner, cancel, or fail yours with a reason (it completes when you answer).',
-  inputSchema: InputSchema,
-  isReadOnly: () => false,
-  isConcurrencySafe: () => false,
-  run: async (input, ctx) => {
-    const team = teamServices(ctx);
-    const { tasks } = team;
-    if (input.addBlockedBy?.length) {
-      const graph = new Map(tasks.list().map((t) => [t.id, t]));
-      const cycle = cycleThrough(graph, input.id, input.addBlockedBy);
-      if (cycle) return { content: `Task ${input.id} not changed: dependency cycle ${cycle.join(' → ')}`, isError: true };
-    }
-    const outcome = await tasks.update(input.id, (t) => applyChange(t, team.self, input, (id) => !!tasks.get(id)));
-    if (!outcome.ok) return { content: `Task ${input.id} not changed: ${outcome.error}`, isError: true };
-    const t = outcome.value;
-    return {
-      content: `Task ${t.id} is now ${t.status}${t.owner ? ` (owner ${t.owner})` : ''}; blocked by [${t.blockedBy.join(', ')}]`,
-      summary: `task ${t.id} → ${t.status}`,
-    };
-  },
-});
+/** Changes a task's deps, owner or status; a dependency cycle is refused before anything is written. */
+export async function changeTask(input: Change, ctx: ToolContext): Promise<ToolOutput> {
+  const team = teamServices(ctx);
+  const { tasks } = team;
+  if (input.addBlockedBy?.length) {
+    const graph = new Map(tasks.list().map((t) => [t.id, t]));
+    const cycle = cycleThrough(graph, input.id, input.addBlockedBy);
+    if (cycle) return { content: `Task ${input.id} not changed: dependency cycle ${cycle.join(' → ')}`, isError: true };
+  }
+  const outcome = await tasks.update(input.id, (t) => applyChange(t, team.self, input, (id) => !!tasks.get(id)));
+  if (!outcome.ok) return { content: `Task ${input.id} not changed: ${outcome.error}`, isError: true };
+  const t = outcome.value;
+  return {
+    content: `Task ${t.id} is now ${t.status}${t.owner ? ` (owner ${t.owner})` : ''}; blocked by [${t.blockedBy.join(', ')}]`,
+    summary: `task ${t.id} → ${t.status}`,
+  };
+}
