@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { LockOptions } from '../lock.js';
+import type { TaskRead } from './task-files.js';
 import type { FileProblem, Outcome, Task, TaskStatus } from '../types.js';
 import { AgentNameSchema, IdSchema, MetadataSchema, TaskSchema } from '../types.js';
 
@@ -78,4 +79,16 @@ export interface TaskStoreOptions {
    * (`adopt`) cannot undo them; on for stores made with `fromSnapshot`.
    */
   trackOwnWrites?: boolean;
+  /**
+   * What `open` read last time (`teamd status`: board-cache.ts): a file the
+   * cache still knows is not read again; every other read is put into it.
+   */
+  readCache?: TaskReadCache;
+}
+
+/** See `TaskStoreOptions.readCache`. */
+export interface TaskReadCache {
+  /** The file's read as last time, when it has not changed since; undefined to read it. */
+  get(stem: string): TaskRead | undefined;
+  put(stem: string, read: TaskRead): void;
 }
