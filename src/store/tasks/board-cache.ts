@@ -38,19 +38,26 @@ function stampOf(file: string, now: number): { stamp: string; settled: boolean }
   return { stamp: `${st.ino}:${st.size}:${st.mtimeMs}`, settled: now - st.mtimeMs >= SETTLED_MS };
 }
 
+/**
+ * With a `cacheFile`, what the last run wrote is read once and its entries
+ * validated when taken; without one (`teamd top`'s board, re-read whole every
+ * minute), the cache lives in the process and each `endRun` keeps what the
+ * run saw, already validated.
+ */
 export class BoardReadCache implements TaskReadCache {
-  private readonly known: Record<string, unknown>;
-  private readonly next = new Map<string, Entry>();
+  private fromFile: Record<string, unknown>;
+  private fromMemory = new Map<string, Entry>();
+  private next = new Map<string, Entry>();
   private readonly stamps = new Map<string, string>();
   private misses = 0;
 
   constructor(
     private readonly tasksDir: string,
-    private readonly cacheFile: string,
+    private readonly cacheFile: string | null,
     private readonly now: () => number = Date.now,
   ) {
-    const read = readStateSync(cacheFile, z.record(z.string(), z.unknown()), MAX_CACHE_BYTES);
-    this.known = read.kind === 'ok' ? read.value : {};
+    const read = cacheFile === null ? null : readStateSync(cacheFile, z.record(z.string(), z.unknown()), MAX_CACHE_BYTES);
+    this.fromFile = read?.kind === 'ok' ? read.value : {};
   }
 
   static forRepo(repoRoot: string): BoardReadCache {
@@ -60,12 +67,11 @@ export class BoardReadCache implements TaskReadCache {
   get(stem: string): TaskRead | undefined {
     const found = stampOf(join(this.tasksDir, `${stem}.json`), this.now());
     if (found === null) return undefined;
-    const { stamp } = found;
-    if (found.settled) this.stamps.set(stem, stamp);
-    const entry = EntrySchema.safeParse(this.known[stem]);
-    if (!entry.success || entry.data.stamp !== stamp || entry.data.task.id !== stem) return undefined;
-    this.next.set(stem, entry.data);
-    return { kind: 'ok', task: entry.data.task, complete: true };
+    if (found.settled) this.stamps.set(stem, found.stamp);
+    const entry = this.entryOf(stem);
+    if (entry?.stamp !== found.stamp || entry.task.id !== stem) return undefined;
+    this.next.set(stem, entry);
+    return { kind: 'ok', task: entry.task, complete: true };
   }
 
   put(stem: string, read: TaskRead): void {
@@ -74,11 +80,29 @@ export class BoardReadCache implements TaskReadCache {
     if (stamp !== undefined && read.kind === 'ok' && read.complete) this.next.set(stem, { stamp, task: read.task });
   }
 
-  /** Writes what this run saw, when anything differs from what it found (files read, files gone). */
+  /** Writes what this run saw to the cache file, when anything differs from what it found (files read, files gone). */
   async save(): Promise<void> {
-    if (this.misses === 0 && this.next.size === Object.keys(this.known).length) return;
-    const text = JSON.stringify(Object.fromEntries(this.next));
-    if (text.length > MAX_CACHE_BYTES) return;
-    await writeFileAtomic(this.cacheFile, text, { durable: false }).catch(() => undefined);
+    const changed = this.misses > 0 || this.next.size !== this.fromMemory.size + Object.keys(this.fromFile).length;
+    const text = changed && this.cacheFile !== null ? JSON.stringify(Object.fromEntries(this.next)) : '';
+    if (text !== '' && text.length <= MAX_CACHE_BYTES)
+      await writeFileAtomic(this.cacheFile!, text, { durable: false }).catch(() => undefined);
+    this.endRun();
+  }
+
+  /** The next run starts from what this one saw (files gone since are dropped). */
+  endRun(): void {
+    this.fromMemory = this.next;
+    this.fromFile = {};
+    this.next = new Map();
+    this.stamps.clear();
+    this.misses = 0;
+  }
+
+  private entryOf(stem: string): Entry | undefined {
+    const known = this.fromMemory.get(stem);
+    if (known) return known;
+    if (!(stem in this.fromFile)) return undefined;
+    const entry = EntrySchema.safeParse(this.fromFile[stem]);
+    return entry.success ? entry.data : undefined;
   }
 }

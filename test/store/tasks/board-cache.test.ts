@@ -78,6 +78,7 @@ it('always sees what a plain read sees, whatever is written, broken or removed b
   const store = await TaskStore.open(repo.root);
   await fc.assert(
     fc.asyncProperty(fc.array(step, { maxLength: 10 }), async (steps) => {
+      const memory = new BoardReadCache(join(repo.root, '.tasks'), null); // top's: in the process, no file
       rmSync(join(repo.root, '.tasks'), { recursive: true, force: true });
       rmSync(boardCacheOf(repo.root), { force: true });
       mkdirSync(join(repo.root, '.tasks'));
@@ -89,7 +90,10 @@ it('always sees what a plain read sees, whatever is written, broken or removed b
           if (t.ok) settle(s.id);
         } else if (s.kind === 'bad') writeFileSync(file(s.id), '{"subject": ');
         else if (s.kind === 'remove') rmSync(file(s.id), { force: true });
-        expect(view(await cachedOpen())).toEqual(await plainView());
+        const plain = await plainView();
+        expect(view(await cachedOpen())).toEqual(plain);
+        expect(view(await TaskStore.open(repo.root, { normalise: false, readCache: memory }))).toEqual(plain);
+        memory.endRun();
       }
     }),
     { numRuns: 15 },
