@@ -82,7 +82,9 @@ export class BoardReadCache implements TaskReadCache {
 
   /** Writes what this run saw to the cache file, when anything differs from what it found (files read, files gone). */
   async save(): Promise<void> {
-    const changed = this.misses > 0 || this.next.size !== this.fromMemory.size + Object.keys(this.fromFile).length;
+    const found = this.fromMemory.size + Object.keys(this.fromFile).length;
+    // Nothing to keep and nothing kept: no file (a board of fresh tasks leaves `.team/state/` as it was).
+    const changed = (this.misses > 0 && this.next.size > 0) || this.next.size !== found;
     const text = changed && this.cacheFile !== null ? JSON.stringify(Object.fromEntries(this.next)) : '';
     if (text !== '' && text.length <= MAX_CACHE_BYTES)
       await writeFileAtomic(this.cacheFile!, text, { durable: false }).catch(() => undefined);
