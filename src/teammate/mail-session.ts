@@ -28,7 +28,7 @@ export function answerMailWhileIdle(host: TeammateHost, batch: Message[]): Activ
       await runtime.submit(prompt); // events go to the transcript; the result needs no action
     } finally {
       host.desk.detach();
-      if (!runtime.runtime) void runtime.close(); // another engine's process ends with its session
+      void runtime.close(); // its transcript file, MCP servers and session tasks (left open, one descriptor per mail batch: issue 24)
     }
   })();
   return { interrupt: () => runtime?.interrupt(), done };
