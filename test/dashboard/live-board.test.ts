@@ -3,7 +3,7 @@
  * must not stay lost); that read opens only the files that changed since the
  * last one (issue 24: 10,000 finished tasks on the board were re-read each time).
  */
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { LiveBoard } from '../../src/dashboard/live-board.js';
@@ -11,12 +11,8 @@ import { TaskStore } from '../../src/store/tasks/index.js';
 import { tempRepo } from '../store/temp-repo.js';
 
 let repo: Awaited<ReturnType<typeof tempRepo>>;
-beforeEach(async () => {
-  repo = await tempRepo();
-  mkdirSync(join(repo.root, '.team', 'state'), { recursive: true });
-});
+beforeEach(async () => void (repo = await tempRepo('teamd-board-')));
 afterEach(async () => repo.cleanup());
-
 const file = (id: string): string => join(repo.root, '.tasks', `${id}.json`);
 /** A whole second a minute ago: a time the file system keeps exactly, so a write can put it back. */
 const past = Math.floor(Date.now() / 1000) - 60;
