@@ -25,6 +25,15 @@ async function rssMB(): Promise<number> {
   return medianOf(readings);
 }
 
+/** A reading at a fifth of each live part, on stderr: a cut-short run still says how the RSS went. */
+const FIFTHS = 5;
+async function reading(part: string, done: number): Promise<void> {
+  const heapMB = (gcNow?.(), process.memoryUsage().heapUsed / 2 ** 20);
+  const line = { phase: 'progress', part, done, rssMB: await rssMB(), mainHeapMB: heapMB, at: new Date().toISOString() };
+  console.error(JSON.stringify(line));
+}
+const atFifth = (i: number, total: number): boolean => total >= FIFTHS && (i + 1) % Math.floor(total / FIFTHS) === 0;
+
 const loaded = await m.loadConfig(repoDir);
 if (!loaded.ok) throw new Error(loaded.error);
 const gcBegan = performance.now();
@@ -80,6 +89,7 @@ for (let i = 0; i < TASKS; i++) {
   const made = await store.create({ id: `live${i}`, subject: `live task ${i}` });
   if (!made.ok) throw new Error(made.error);
   if (i % 200 === 199) await until(() => completed >= i - 400, 'the team to keep up');
+  if (atFifth(i, TASKS)) await until(() => completed > i, 'the fifth done').then(() => reading('tasks', i + 1));
 }
 await until(() => completed >= TASKS && idle(), `${TASKS} tasks completed`);
 const rssAfterTasks = await rssMB();
@@ -95,6 +105,7 @@ for (let i = 0; i < MESSAGES; i++) {
   });
   if (!sent.ok) throw new Error(sent.error);
   if (i % 500 === 499) await until(() => delivered >= i - 1000, 'deliveries to keep up');
+  if (atFifth(i, MESSAGES)) await until(() => delivered > i, 'the fifth delivered').then(() => reading('messages', i + 1));
 }
 await until(() => delivered >= MESSAGES && idle(), `${MESSAGES} messages delivered`);
 const rssAfterMessages = await rssMB();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { BoardReadCache } from '../store/tasks/board-cache.js';
 import { TaskStore } from '../store/tasks/index.js';
 
 /** How often the board is read whole again anyway (a watch event lost, a file system without events). */
@@ -14,8 +15,12 @@ export class LiveBoard {
   private openedAt = 0;
   private readonly dirty = new Set<string>();
   private everything = false;
+  /** The whole re-read every minute opens only the files that changed since the last one. */
+  private readonly reads: BoardReadCache;
 
-  constructor(private readonly repoRoot: string) {}
+  constructor(private readonly repoRoot: string) {
+    this.reads = new BoardReadCache(join(repoRoot, '.tasks'), null);
+  }
 
   /** A watcher saw `name` change in `dir` (no name: anything may have). */
   changed(dir: string, name: string | null): void {
@@ -27,7 +32,8 @@ export class LiveBoard {
   /** `watched`: a watcher is on `.tasks/` and tells of changes; without one, every call reads the board whole. */
   async current(watched: boolean, now = Date.now()): Promise<TaskStore> {
     if (!this.store || !watched || this.everything || now - this.openedAt > FULL_READ_MS) {
-      this.store = await TaskStore.open(this.repoRoot, { normalise: false });
+      this.store = await TaskStore.open(this.repoRoot, { normalise: false, readCache: this.reads });
+      this.reads.endRun();
       this.openedAt = now;
       this.everything = false;
       this.dirty.clear();

@@ -6,6 +6,7 @@ import { teamActions } from './actions.js';
 import { App } from './components/App.js';
 import { createTeamSource } from './source.js';
 import { noColorRequested } from './theme.js';
+import { keepYoungGenerationSmall } from './young-generation.js';
 
 export interface TopOptions {
   repoRoot: string;
@@ -25,6 +26,7 @@ const LEAVE_ALT_SCREEN = '\x1b[?1049l';
 
 /** Runs the dashboard until `q` (or Ctrl+C). The bell rings once per batch of new needs-you events. */
 export async function runTop(options: TopOptions): Promise<void> {
+  keepYoungGenerationSmall();
   const stdout = options.stdout ?? process.stdout;
   const noColor = options.noColor ?? noColorRequested();
   const source = createTeamSource(options.repoRoot, options.config, { refreshMs: options.refreshMs });

@@ -11,6 +11,7 @@ import { runningLeadPid } from '../lead/pid-lock.js';
 import { CronStore } from '../store/cron/index.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { summaryCacheOf } from '../store/mailbox/archive-summary.js';
+import { BoardReadCache } from '../store/tasks/board-cache.js';
 import { TaskStore } from '../store/tasks/index.js';
 import { teamFolderProblems } from '../store/team-folders.js';
 import { recentHookFailures } from '../hooks/failure-log.js';
@@ -96,13 +97,21 @@ export async function readTeamStatus(
   return {
     lead: { running: pid !== null, pid, paused: pid !== null ? readPause(repoRoot) : null },
     teammates,
-    tasks: taskSection(tasks ?? (await TaskStore.open(repoRoot, { normalise: false }))),
+    tasks: taskSection(tasks ?? (await openBoard(repoRoot))),
     inboxes: await mailbox.inboxSizes(),
     cron: cron.jobs,
     merges: await mergeSection(repoRoot, config),
     approvals: listRequests(repoRoot, 'pending'),
     problems: [...teamFolderProblems(repoRoot), ...(await mailbox.problems()), ...cron.problems, ...hookProblems(repoRoot)],
   };
+}
+
+/** The board for a one-shot status: task files unchanged since the last status come from its cache. */
+async function openBoard(repoRoot: string): Promise<TaskStore> {
+  const readCache = BoardReadCache.forRepo(repoRoot);
+  const store = await TaskStore.open(repoRoot, { normalise: false, readCache });
+  await readCache.save();
+  return store;
 }
 
 /** Recent hooks that could not start (or failed): a hook that blocks nothing must still be seen. */

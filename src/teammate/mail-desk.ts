@@ -13,8 +13,19 @@ import { formatMail, mailIdsIn } from './prompts.js';
 /** Where mail goes while a run is busy: the runtime's `enqueue`. */
 export type MailSink = (text: string) => void;
 
+/**
+ * How many successfully acknowledged ids a desk still remembers: a spool file
+ * whose removal failed folds its message into the inbox again after the ack,
+ * and that comes soon after. Older ones are forgotten, so the memory is
+ * bounded instead of one id per message ever delivered (issue 24).
+ */
+export const RECENT_ACKS = 1_024;
+
 export class MailDesk {
-  private readonly seen = new Set<string>();
+  /** Acknowledged, but the ack has not gone through yet (a failed write, a busy lock): kept until it does. */
+  private readonly unacked = new Set<string>();
+  /** The last RECENT_ACKS ids acknowledged, oldest first. */
+  private readonly acked = new Set<string>();
   /** Taken, not yet in a conversation. */
   private readonly held = new Map<string, Message>();
   /** Handed to a running conversation, waiting to appear in it. */
@@ -30,6 +41,7 @@ export class MailDesk {
     private readonly log: (e: TeamEvent) => void,
     /** Returns true when the message was a control message it fully handled. */
     private readonly onControl: (m: Message) => boolean,
+    private readonly recentAcks = RECENT_ACKS,
   ) {}
 
   /** Ordinary mail to answer now (the teammate is idle): held mail first, then a fresh batch. */
@@ -95,8 +107,9 @@ export class MailDesk {
     const batch = await this.mailbox.take(this.agent);
     const done: string[] = [];
     for (const m of batch) {
-      if (this.seen.has(m.id) || this.held.has(m.id) || this.inFlight.has(m.id)) {
-        if (this.seen.has(m.id)) done.push(m.id); // redelivered after a crash: already in a conversation
+      const seen = this.unacked.has(m.id) || this.acked.has(m.id);
+      if (seen || this.held.has(m.id) || this.inFlight.has(m.id)) {
+        if (seen) done.push(m.id); // redelivered after a crash: already in a conversation
         continue;
       }
       if (this.onControl(m)) {
@@ -108,9 +121,27 @@ export class MailDesk {
     if (done.length) await this.ack(done);
   }
 
+  /** How many acknowledged ids the desk remembers (bounded: see RECENT_ACKS). */
+  get rememberedIds(): number {
+    return this.unacked.size + this.acked.size;
+  }
+
   private async ack(ids: string[]): Promise<void> {
-    for (const id of ids) this.seen.add(id);
-    await this.mailbox.ack(this.agent, ids);
+    for (const id of ids) this.unacked.add(id);
+    const done = await this.mailbox.ack(this.agent, ids);
+    if (done.ok) this.rememberAcked(ids);
     for (const id of ids) this.log({ type: 'message_delivered', id, to: this.agent });
+  }
+
+  private rememberAcked(ids: readonly string[]): void {
+    for (const id of ids) {
+      this.unacked.delete(id);
+      this.acked.delete(id); // re-inserted as the newest
+      this.acked.add(id);
+    }
+    for (const id of this.acked) {
+      if (this.acked.size <= this.recentAcks) break;
+      this.acked.delete(id);
+    }
   }
 }

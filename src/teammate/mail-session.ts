@@ -30,7 +30,7 @@ export function answerMailWhileIdle(host: TeammateHost, batch: Message[]): Activ
     } finally {
       host.desk.detach();
       handOffRewakes(host, runtime);
-      if (!runtime.runtime) void runtime.close(); // another engine's process ends with its session
+      void runtime.close(); // its transcript file, MCP servers and session tasks (left open, one descriptor per mail batch: issue 24)
     }
   })();
   return { interrupt: () => runtime?.interrupt(), done };

@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailboxStore } from '../../src/store/mailbox/index.js';
+import { writeSpooled } from '../../src/store/mailbox/spool.js';
+import { teamPaths } from '../../src/store/paths.js';
 import type { Message } from '../../src/store/types.js';
-import { MailDesk } from '../../src/teammate/mail-desk.js';
+import { MailDesk, RECENT_ACKS } from '../../src/teammate/mail-desk.js';
+import { formatMail } from '../../src/teammate/prompts.js';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,5 +63,32 @@ describe('MailDesk', () => {
     await mailbox.recoverStale('ann', 0); // what the lead does when it restarts the teammate
     const again = await restarted.takeForIdle();
     expect(again.map((m) => m.content)).toEqual(['survives a crash']);
+  });
+
+  // Issue 24: the desk remembered every id it ever acknowledged (100,000 messages, 100,000 ids per thread).
+  it('remembers a bounded number of acknowledged ids however much mail it delivers', async () => {
+    const { mailbox } = setup();
+    const cap = 10;
+    const desk = new MailDesk(mailbox, 'ann', () => undefined, () => false, cap);
+    const total = cap * 6 + 3;
+    for (let sent = 0; sent < total; ) {
+      for (let i = 0; i < 1 + (sent % 17) && sent < total; i++, sent++)
+        await mailbox.send({ from: 'bob', to: 'ann', content: `note ${sent}` });
+      await desk.confirm(formatMail(await desk.takeForIdle()));
+    }
+    expect((await mailbox.history('ann')).length).toBe(total);
+    expect(desk.rememberedIds).toBe(cap); // the newest `cap`: one id per message before the fix
+    expect(RECENT_ACKS).toBeGreaterThanOrEqual(1_000); // the default keeps far more than a batch
+  });
+
+  it('still recognises a recently acknowledged message folded in again from a leftover spool file', async () => {
+    const { mailbox, desk } = setup();
+    await mailbox.send({ from: 'bob', to: 'ann', content: 'once only' });
+    const [m] = await desk.takeForIdle();
+    await desk.confirm(formatMail([m!]));
+    const { deliveringSince: _taken, ...sent } = m!;
+    await writeSpooled(teamPaths(dir).mailboxes, sent); // its removal failed: the same message again
+    expect(await desk.takeForIdle()).toEqual([]);
+    expect(await mailbox.peek('ann')).toEqual([]); // acknowledged again at once, not entered twice
   });
 });

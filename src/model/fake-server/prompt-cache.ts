@@ -4,7 +4,10 @@
  * (tools, system, message blocks); a prefix ending at a `cache_control` mark is
  * written to the cache, and the longest prefix seen before (up to the last
  * mark) is read from it. Marks themselves are not part of a prefix's identity,
- * since a block marked in one turn is unmarked in the next.
+ * since a block marked in one turn is unmarked in the next. Like the API's
+ * cache, a prefix lives five minutes from its last use, so a team that runs
+ * for days keeps only its recent prefixes (every prefix ever seen was one
+ * hash per model call: 100,000 messages, 100,000 hashes; issue 24).
  */
 import { createHash } from 'node:crypto';
 import type { Usage } from '../types.js';
@@ -19,8 +22,34 @@ interface Segment {
 
 type InputUsage = Omit<Usage, 'output_tokens'>;
 
+/** The API's default (ephemeral) cache lifetime, refreshed by each read. */
+export const PROMPT_CACHE_TTL_MS = 5 * 60_000;
+/** A bound besides the lifetime, for a burst of distinct prompts within it. */
+export const PROMPT_CACHE_MAX_PREFIXES = 10_000;
+
+export interface PromptCacheOptions {
+  now?: () => number;
+  ttlMs?: number;
+  maxPrefixes?: number;
+}
+
 export class PromptCache {
-  readonly #seen = new Set<string>();
+  /** Prefix hash → when it was last written or read, least recently used first. */
+  readonly #seen = new Map<string, number>();
+  readonly #now: () => number;
+  readonly #ttlMs: number;
+  readonly #max: number;
+
+  constructor(options: PromptCacheOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#ttlMs = options.ttlMs ?? PROMPT_CACHE_TTL_MS;
+    this.#max = options.maxPrefixes ?? PROMPT_CACHE_MAX_PREFIXES;
+  }
+
+  /** How many prefixes the cache holds now. */
+  get size(): number {
+    return this.#seen.size;
+  }
 
   /** The input side of a request's usage; remembers its marked prefixes. */
   usageFor(body: MessagesRequestBody): InputUsage {
@@ -31,22 +60,41 @@ export class PromptCache {
     let lastMarkTokens = 0;
     const written: string[] = [];
     const lastMark = segments.findLastIndex((s) => s.marked);
+    const now = this.#now();
+    this.#expire(now);
     for (const [i, segment] of segments.entries()) {
       hash = createHash('sha256').update(hash).update(segment.text).digest('hex');
       tokens += estimateTokens(segment.text);
       if (i > lastMark) continue;
-      if (this.#seen.has(hash)) read = tokens;
+      if (this.#seen.has(hash)) {
+        read = tokens;
+        written.push(hash); // a read refreshes the prefix's lifetime
+      }
       if (segment.marked) {
         written.push(hash);
         lastMarkTokens = tokens;
       }
     }
-    for (const h of written) this.#seen.add(h);
+    for (const h of written) this.#touch(h, now);
     return {
       input_tokens: tokens - lastMarkTokens,
       cache_read_input_tokens: read,
       cache_creation_input_tokens: lastMarkTokens - read,
     };
+  }
+
+  #touch(hash: string, now: number): void {
+    this.#seen.delete(hash); // re-inserted as the most recent
+    this.#seen.set(hash, now);
+    if (this.#seen.size > this.#max) this.#seen.delete(this.#seen.keys().next().value!);
+  }
+
+  /** Drops prefixes unused for the lifetime (the oldest come first, so this stops at the first live one). */
+  #expire(now: number): void {
+    for (const [hash, at] of this.#seen) {
+      if (now - at < this.#ttlMs) return;
+      this.#seen.delete(hash);
+    }
   }
 }
 

@@ -59,8 +59,11 @@ export class TaskStore {
     // Read on this thread: at a cold start nothing else waits, and a sync read
     // of a small file costs a fraction of the thread pool's four round trips.
     const dropped: Task[] = [];
+    const cache = options.readCache;
     for (const stem of await store.files.stems()) {
-      const read = store.files.readSync(stem);
+      const cached = cache?.get(stem);
+      const read = cached ?? store.files.readSync(stem);
+      if (!cached) cache?.put(stem, read);
       store.take(stem, read);
       if (read.kind === 'ok' && !read.complete && options.normalise !== false) dropped.push(read.task);
     }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { LockOptionsSchema, NowSchema } from '../options.js';
+import type { TaskRead } from './task-files.js';
 import type { FileProblem, Outcome, Task, TaskStatus } from '../types.js';
 import { AgentNameSchema, IdSchema, MetadataSchema, TaskSchema } from '../types.js';
 
@@ -78,5 +79,22 @@ export const TaskStoreOptionsSchema = z.strictObject({
    * (`adopt`) cannot undo them; on for stores made with `fromSnapshot`.
    */
   trackOwnWrites: z.boolean().optional(),
+  /**
+   * What `open` read last time (`teamd status`: board-cache.ts): a file the
+   * cache still knows is not read again; every other read is put into it.
+   */
+  readCache: z
+    .custom<TaskReadCache>(
+      (v) => typeof v === 'object' && v !== null && 'get' in v && typeof v.get === 'function' && 'put' in v && typeof v.put === 'function',
+      'expected an object with get(stem) and put(stem, read)',
+    )
+    .optional(),
 });
 export type TaskStoreOptions = z.input<typeof TaskStoreOptionsSchema>;
+
+/** See `TaskStoreOptions.readCache`. */
+export interface TaskReadCache {
+  /** The file's read as last time, when it has not changed since; undefined to read it. */
+  get(stem: string): TaskRead | undefined;
+  put(stem: string, read: TaskRead): void;
+}
