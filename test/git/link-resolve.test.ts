@@ -26,7 +26,7 @@ const tree = fc.record({
 function kernelEnd(root: string, rel: string): LinkEnd | null {
   let real: string;
   try {
-    real = realpathSync(join(root, rel));
+    real = realpathSync.native(join(root, rel)); // the kernel's walk: the JS realpathSync folds `x/..` by text
   } catch {
     return null; // dangling, a loop, or through a file
   }

@@ -16,7 +16,9 @@ const bwrap = findBwrap();
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const name = fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,11}$/).filter((n) => n !== '.' && n !== '..');
+// not the names the layout itself uses: `../a/x` with n = "a" is a write inside the granted worktree
+const LAYOUT = new Set(['.', '..', 'a', 'b', '.merge', 'link-b', 'link-wt']);
+const name = fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,11}$/).filter((n) => !LAYOUT.has(n));
 
 /** Routes out of the granted worktree `a` to somewhere else under `.worktrees/` (relative to `a`). */
 const routes = (n: string) => [`../b/${n}`, `../.merge/${n}`, `../${n}`, `../${n}/x`, `../a/../b/${n}`, `link-b/${n}`, `link-wt/${n}`];
