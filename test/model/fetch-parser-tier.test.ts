@@ -9,7 +9,7 @@ describe('fetch parser tier', () => {
     keepFetchParserInBaseline();
     expect(fetchLoaded((f) => set.push(f))).toBe(true);
     expect(fetchLoaded((f) => set.push(f))).toBe(false);
-    expect(set).toEqual(['--liftoff-only']);
+    expect(set).toEqual(['--wasm-tiering-budget=2000000000']);
     expect(BASELINE_PARSER_FLAGS).toEqual(set);
   });
 });
