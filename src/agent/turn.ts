@@ -17,6 +17,7 @@ import { emptyUsage } from '../model/types.js';
 import { EventChannel } from './event-channel.js';
 import type { EventBody, StampEvent } from './events.js';
 import { ToolExecutor, type ExecutorEnv } from './executor.js';
+import { rehearseTools } from './rehearse-tools.js';
 import { toolUsesOf } from './history.js';
 import type { AgentEvent, StreamDelta } from './types.js';
 
@@ -97,7 +98,9 @@ async function streamModel(
     agent: env.agent,
   };
   try {
-    for await (const event of env.model.stream(request)) {
+    const stream = env.model.stream(request);
+    rehearseTools(env.executor.tools);
+    for await (const event of stream) {
       if (event.type === 'done') return event;
       if (event.type === 'tool_use') executor.start(event.block);
       const delta = deltaOf(event);

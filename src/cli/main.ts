@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { exitWhenWritten, ONE_SHOT_COMMANDS } from './exit-when-done.js';
+import { keepFetchParserInBaseline } from '../model/fetch-parser-tier.js';
 import { exitQuietlyOnBrokenPipe } from './output.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -147,8 +148,10 @@ if (isEntryPoint()) {
   // a busy machine), which `process.exit` skips. `beforeExit` comes only when
   // the event loop is empty, so no write or child is cut short.
   process.once('beforeExit', (code) => process.exit(code));
+  const command = commandOf(process.argv);
+  const oneShot = command !== undefined && ONE_SHOT_COMMANDS.has(command);
+  if (oneShot) keepFetchParserInBaseline(); // no TurboFan job on fetch's parser to compete with the turns and hold the exit
   process.exitCode = await runCli();
   // a one-shot command is done when its action returns: no wait for V8's background work (exit-when-done.ts)
-  const command = commandOf(process.argv);
-  if (command !== undefined && ONE_SHOT_COMMANDS.has(command)) await exitWhenWritten(process.exitCode);
+  if (oneShot) await exitWhenWritten(process.exitCode);
 }

@@ -42,6 +42,7 @@ import {
 } from './retry.js';
 import { judgeStreamEnd } from './stream-end.js';
 import { thinkingParams } from './thinking.js';
+import { fetchLoaded } from './fetch-parser-tier.js';
 import type {
   ModelClient,
   ModelRequest,
@@ -126,10 +127,14 @@ export class AnthropicModel implements ModelClient {
     return this.info.contextWindow;
   }
 
-  /** The SDK module, and undici behind the platform's fetch (loaded by the first `Headers`): both on the first call's path. */
+  /**
+   * The SDK module, and undici behind the platform's fetch (loaded by the
+   * first `Headers`): both on the first call's path; then the parser's tier
+   * (fetch-parser-tier.ts), before the first connection.
+   */
   async warm(): Promise<void> {
     await this.#sdkClient().then(
-      () => void new Headers(),
+      () => void (new Headers(), fetchLoaded()),
       () => undefined, // the first call meets the same failure and reports it
     );
   }

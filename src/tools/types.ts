@@ -71,6 +71,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** True when the tool may run in parallel with other concurrency-safe calls. */
   isConcurrencySafe: (input: z.infer<S>) => boolean;
   run: (input: z.infer<S>, ctx: ToolContext) => Promise<ToolOutput>;
+  /**
+   * Warms what the first call would compile (no effect, pure functions only),
+   * run while the first model request is on the wire (src/agent/rehearse-tools.ts).
+   */
+  rehearse?: () => void;
 }
 
 /** Erases the schema type so tools of different inputs fit one list. */
