@@ -26,6 +26,9 @@ export interface TeamSourceOptions {
   reader?: TranscriptSpendReader;
 }
 
+/** How often `top`'s transcript listings are stat'ed whole (a missed watch event shows this late at most). */
+const TRANSCRIPT_SWEEP_MS = 60_000;
+
 const WATCHED: { path: string[]; recursive: boolean }[] = [
   { path: ['.team', 'state'], recursive: true },
   { path: ['.tasks'], recursive: false },
@@ -79,13 +82,16 @@ export function createTeamSource(
   config: TeamConfig,
   options: TeamSourceOptions = {},
 ): TeamSource {
-  const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices);
+  // A long-lived reader: listings kept, files re-stat'ed on watch hints, swept whole every minute.
+  const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices, { sweepMs: TRANSCRIPT_SWEEP_MS });
+  const stateDir = join(repoRoot, '.team', 'state');
   const feed = new EventFeed(repoRoot);
   const board = new LiveBoard(repoRoot);
   let watching: FolderWatchers | null = null;
   return {
     async load(): Promise<DashboardState> {
       const tasks = await board.current(watching?.has(join(repoRoot, '.tasks')) ?? false);
+      reader.hinted = watching?.has(stateDir) ?? false;
       return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed, tasks });
     },
     watch(onChange) {
@@ -96,7 +102,10 @@ export function createTeamSource(
           onChange();
         }, options.settleMs ?? 150);
       };
-      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => board.changed(dir, name));
+      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => {
+        board.changed(dir, name);
+        if (dir === stateDir && name) reader.changed(join(dir, name));
+      });
       folders.ensure();
       watching = folders;
       const tick = setInterval(() => {

@@ -9,7 +9,7 @@
  * subagent's spending is inside its parent's result. A run belongs to the task
  * in its events' `parent_id`; `mail:<id>` runs answered messages.
  */
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { costOf, type PriceOverrides } from '../model/pricing.js';
 import { emptyUsage, type Usage } from '../model/types.js';
@@ -18,8 +18,10 @@ import {
   parseTranscriptText,
   sessionFileStats,
   transcriptAgents,
+  transcriptsRoot,
   type SessionFileStat,
 } from './transcript-view.js';
+import { SessionListing } from './session-listing.js';
 import { readSessionFrom } from './transcript-files.js';
 
 export const COST_GROUPINGS = ['teammate', 'task', 'model'] as const;
@@ -146,24 +148,44 @@ function openSpends(s: Session, file: string, prices: PriceOverrides): Spend[] {
 export class TranscriptSpendReader {
   private readonly sessions = new Map<string, Session>();
   private readonly newest = new Map<string, number>();
+  private readonly listings = new Map<string, SessionListing>();
+  /** Whether `changed` hints are arriving (a watcher on `.team/state` is up): see session-listing.ts. */
+  hinted = false;
 
+  /** `sweepMs`: a long-lived reader keeps its listings (session-listing.ts), swept whole that often. */
   constructor(
     private readonly repoRoot: string,
     private readonly prices: PriceOverrides = {},
+    private readonly options: { sweepMs?: number } = {},
   ) {}
 
   /** Every run's spending per model, finished runs and running ones. */
   async spends(): Promise<Spend[]> {
     const out: Spend[] = [];
     for (const agent of transcriptAgents(this.repoRoot)) {
-      const files = sessionFileStats(this.repoRoot, agent);
+      const files = this.filesOf(agent);
       if (files.length) this.newest.set(agent, files.at(-1)!.mtime);
       for (const stat of files) {
         const s = await this.refresh(stat);
-        out.push(...s.finished, ...openSpends(s, stat.file, this.prices));
+        for (const spend of s.finished) out.push(spend);
+        if (s.open.length) out.push(...openSpends(s, stat.file, this.prices));
       }
     }
     return out;
+  }
+
+  /** A watcher saw `path` (under `.team/state/transcripts/<agent>/`) change. */
+  changed(path: string): void {
+    const rel = relative(transcriptsRoot(this.repoRoot), path).split(sep);
+    if (rel.length === 2 && rel[0] !== '..') this.listings.get(rel[0]!)?.hint(rel[1]!);
+  }
+
+  private filesOf(agent: string): readonly SessionFileStat[] {
+    const sweepMs = this.options.sweepMs;
+    if (sweepMs === undefined) return sessionFileStats(this.repoRoot, agent);
+    let listing = this.listings.get(agent);
+    if (!listing) this.listings.set(agent, (listing = new SessionListing(join(transcriptsRoot(this.repoRoot), agent), sweepMs)));
+    return listing.current(this.hinted);
   }
 
   /** The mtime of the agent's newest transcript at the last `spends()` (its last model call or tool result). */
