@@ -92,7 +92,8 @@ interface Session {
   agent: string;
   offset: number;
   /** The file's size and mtime when last read: an unchanged file is not opened again. */
-  stamp: string;
+  size: number;
+  mtime: number;
   runs: number;
   finished: Spend[];
   open: Call[];
@@ -149,6 +150,8 @@ export class TranscriptSpendReader {
   private readonly sessions = new Map<string, Session>();
   private readonly newest = new Map<string, number>();
   private readonly listings = new Map<string, SessionListing>();
+  private readonly byAgent = new Map<string, { files: readonly SessionFileStat[]; spends: Spend[] }>();
+  private last: { agents: string | null; spends: Spend[] } = { agents: null, spends: [] };
   /** Whether `changed` hints are arriving (a watcher on `.team/state` is up): see session-listing.ts. */
   hinted = false;
 
@@ -159,19 +162,37 @@ export class TranscriptSpendReader {
     private readonly options: { sweepMs?: number } = {},
   ) {}
 
-  /** Every run's spending per model, finished runs and running ones. */
+  /**
+   * Every run's spending per model, finished runs and running ones. A kept
+   * listing (`sweepMs`) that did not change since the last call (the same
+   * array: session-listing.ts) means no file of that agent changed, so its
+   * spends are the last call's; nothing changed at all: the same array.
+   */
   async spends(): Promise<Spend[]> {
-    const out: Spend[] = [];
-    for (const agent of transcriptAgents(this.repoRoot)) {
+    const parts: Spend[][] = [];
+    let reused = true;
+    const agents = transcriptAgents(this.repoRoot);
+    for (const agent of agents) {
       const files = this.filesOf(agent);
       if (files.length) this.newest.set(agent, files.at(-1)!.mtime);
+      const known = this.byAgent.get(agent);
+      if (known?.files === files) {
+        parts.push(known.spends);
+        continue;
+      }
+      reused = false;
+      const mine: Spend[] = [];
       for (const stat of files) {
         const s = await this.refresh(stat);
-        for (const spend of s.finished) out.push(spend);
-        if (s.open.length) out.push(...openSpends(s, stat.file, this.prices));
+        for (const spend of s.finished) mine.push(spend);
+        if (s.open.length) mine.push(...openSpends(s, stat.file, this.prices));
       }
+      this.byAgent.set(agent, { files, spends: mine });
+      parts.push(mine);
     }
-    return out;
+    const key = agents.join('\n');
+    if (!reused || key !== this.last.agents) this.last = { agents: key, spends: parts.flat() };
+    return this.last.spends;
   }
 
   /** A watcher saw `path` (under `.team/state/transcripts/<agent>/`) change. */
@@ -196,12 +217,12 @@ export class TranscriptSpendReader {
   private async refresh({ file, size, mtime }: SessionFileStat): Promise<Session> {
     let s = this.sessions.get(file);
     if (!s) {
-      s = { agent: basename(dirname(file)), offset: 0, stamp: '', runs: 0, finished: [], open: [], openTask: null };
+      s = { agent: basename(dirname(file)), offset: 0, size: -1, mtime: -1, runs: 0, finished: [], open: [], openTask: null };
       this.sessions.set(file, s);
     }
-    const stamp = `${size}:${mtime}`;
-    if (stamp === s.stamp) return s;
-    s.stamp = stamp;
+    if (size === s.size && mtime === s.mtime) return s;
+    s.size = size;
+    s.mtime = mtime;
     const text = await readSessionFrom(file, s.offset);
     const end = text.lastIndexOf('\n') + 1;
     s.offset += Buffer.byteLength(text.slice(0, end));
@@ -279,8 +300,16 @@ export async function costReport(
   options: { prices?: PriceOverrides; reader?: TranscriptSpendReader } = {},
 ): Promise<CostReport> {
   const reader = options.reader ?? new TranscriptSpendReader(repoRoot, options.prices);
-  return groupSpends(await reader.spends(), by);
+  const spends = await reader.spends();
+  // The same spends as last time (a kept reader, nothing changed): the same report, not grouped again.
+  const known = grouped.get(spends)?.get(by);
+  if (known) return known;
+  const report = groupSpends(spends, by);
+  grouped.set(spends, (grouped.get(spends) ?? new Map<CostGrouping, CostReport>()).set(by, report));
+  return report;
 }
+
+const grouped = new WeakMap<readonly Spend[], Map<CostGrouping, CostReport>>();
 
 const HEAD = ['RUNS', 'TOKENS IN', 'OUT', 'CACHE READ', 'CACHE WRITE', 'COST USD'];
 
