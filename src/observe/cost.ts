@@ -187,12 +187,25 @@ export class TranscriptSpendReader {
         for (const spend of s.finished) mine.push(spend);
         if (s.open.length) mine.push(...openSpends(s, stat.file, this.prices));
       }
+      if (known) this.forgetGone(known.files, files);
       this.byAgent.set(agent, { files, spends: mine });
       parts.push(mine);
     }
     const key = agents.join('\n');
     if (!reused || key !== this.last.agents) this.last = { agents: key, spends: parts.flat() };
     return this.last.spends;
+  }
+
+  /** Drops what was kept of sessions no longer listed (removed, or compressed under a new name). */
+  private forgetGone(before: readonly SessionFileStat[], now: readonly SessionFileStat[]): void {
+    if (this.options.sweepMs === undefined) return;
+    const listed = new Set(now.map((f) => f.file));
+    for (const f of before) if (!listed.has(f.file)) this.sessions.delete(f.file);
+  }
+
+  /** Sessions kept (for tests: bounded by the files listed). */
+  get keptSessions(): number {
+    return this.sessions.size;
   }
 
   /** A watcher saw `path` (under `.team/state/transcripts/<agent>/`) change. */

@@ -48,4 +48,9 @@ it('reports what a fresh reader reports, and nothing changed gives the same spen
   expect((await costReport(root, 'teammate', { reader: kept })).total.costUsd).toBeCloseTo(report.total.costUsd + 0.5);
   finished(spec('w2', 'new'), 1); // a new session and a new agent: listed again
   expect(await kept.spends()).toEqual(await fresh());
+  expect(kept.keptSessions).toBe(21);
+  // Sessions removed or compressed away are not kept: memory follows the files listed.
+  for (let i = 0; i < 10; i++) rmSync(sessionFile(root, spec(`w${i % 2}`, `s${i}`)));
+  expect(await kept.spends()).toEqual(await fresh());
+  expect(kept.keptSessions).toBe(11);
 });
