@@ -1,7 +1,7 @@
 /**
  * The live source of `teamd top`: reads the team's files and says when they
- * change. fs.watch on `.team/state` (recursively: status files, events,
- * transcripts, requests, the merge queue) and on `.tasks`, `.mailboxes` and
+ * change. fs.watch on `.team/state` (events, the merge queue), its `agents/`
+ * and `requests/`, each agent's transcripts (through the spend reader), and on `.tasks`, `.mailboxes` and
  * `.cron`, with a modest interval as a fallback (a folder created later, a
  * file system without events) and so ages keep counting. Watch events are
  * hints: bursts are coalesced into one re-read.
@@ -27,10 +27,18 @@ export interface TeamSourceOptions {
 }
 
 /** How often `top`'s transcript listings are stat'ed whole (a missed watch event shows this late at most). */
-const TRANSCRIPT_SWEEP_MS = 60_000;
+export const TRANSCRIPT_SWEEP_MS = 60_000;
 
+/**
+ * Not `.team/state` recursively: Node 20 on Linux watches every file below it
+ * one by one (and keeps a stat of each), and `transcripts/` holds a session
+ * file per mail batch — ~20,000 watchers. Transcripts are watched per agent
+ * folder by the spend reader (session-listing.ts); the rest here.
+ */
 const WATCHED: { path: string[]; recursive: boolean }[] = [
-  { path: ['.team', 'state'], recursive: true },
+  { path: ['.team', 'state'], recursive: false },
+  { path: ['.team', 'state', 'agents'], recursive: false },
+  { path: ['.team', 'state', 'requests'], recursive: false },
   { path: ['.tasks'], recursive: false },
   { path: ['.mailboxes'], recursive: false },
   { path: ['.cron'], recursive: false },
@@ -83,15 +91,14 @@ export function createTeamSource(
   options: TeamSourceOptions = {},
 ): TeamSource {
   // A long-lived reader: listings kept, files re-stat'ed on watch hints, swept whole every minute.
-  const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices, { sweepMs: TRANSCRIPT_SWEEP_MS });
-  const stateDir = join(repoRoot, '.team', 'state');
+  const own = options.reader === undefined;
+  const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices, { sweepMs: TRANSCRIPT_SWEEP_MS, watch: true });
   const feed = new EventFeed(repoRoot);
   const board = new LiveBoard(repoRoot);
   let watching: FolderWatchers | null = null;
   return {
     async load(): Promise<DashboardState> {
       const tasks = await board.current(watching?.has(join(repoRoot, '.tasks')) ?? false);
-      reader.hinted = watching?.has(stateDir) ?? false;
       return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed, tasks });
     },
     watch(onChange) {
@@ -102,10 +109,8 @@ export function createTeamSource(
           onChange();
         }, options.settleMs ?? 150);
       };
-      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => {
-        board.changed(dir, name);
-        if (dir === stateDir && name) reader.changed(join(dir, name));
-      });
+      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => board.changed(dir, name));
+      reader.onChange = settle;
       folders.ensure();
       watching = folders;
       const tick = setInterval(() => {
@@ -118,6 +123,8 @@ export function createTeamSource(
         folders.close();
         watching = null;
         feed.close();
+        reader.onChange = null;
+        if (own) reader.close();
       };
     },
   };

@@ -155,12 +155,24 @@ export class TranscriptSpendReader {
   /** Whether `changed` hints are arriving (a watcher on `.team/state` is up): see session-listing.ts. */
   hinted = false;
 
-  /** `sweepMs`: a long-lived reader keeps its listings (session-listing.ts), swept whole that often. */
+  /** Told of every event of the listings' own watchers (`watch`): a transcript was written. */
+  onChange: (() => void) | null = null;
+
+  /**
+   * `sweepMs`: a long-lived reader keeps its listings (session-listing.ts),
+   * swept whole that often; `watch`: each listing watches its folder for
+   * hints (else `hinted` and `changed` say what a watcher outside saw).
+   */
   constructor(
     private readonly repoRoot: string,
     private readonly prices: PriceOverrides = {},
-    private readonly options: { sweepMs?: number } = {},
+    private readonly options: { sweepMs?: number; watch?: boolean } = {},
   ) {}
+
+  /** Stops the listings' watchers. */
+  close(): void {
+    for (const l of this.listings.values()) l.close();
+  }
 
   /**
    * Every run's spending per model, finished runs and running ones. A kept
@@ -219,7 +231,9 @@ export class TranscriptSpendReader {
     if (sweepMs === undefined) return sessionFileStats(this.repoRoot, agent);
     let listing = this.listings.get(agent);
     if (!listing) this.listings.set(agent, (listing = new SessionListing(join(transcriptsRoot(this.repoRoot), agent), sweepMs)));
-    return listing.current(this.hinted);
+    if (!this.options.watch) return listing.current(this.hinted);
+    if (!listing.watching) listing.watch(() => this.onChange?.());
+    return listing.current(listing.watching);
   }
 
   /** The mtime of the agent's newest transcript at the last `spends()` (its last model call or tool result). */

@@ -8,9 +8,11 @@
  * second (a write in the same tick as the last stat keeps its mtime), or in a
  * full sweep every `sweepMs` — so a missed watch event costs at most that
  * delay. Without watch hints (`hinted: false`) every refresh is a full sweep,
- * as `sessionFileStats` does.
+ * as `sessionFileStats` does. `watch` gives the listing its own watcher on
+ * the folder (one per agent, not one per file as Node 20's recursive watch
+ * on Linux sets up: ~20,000 watchers and their stats, most of `top`'s RSS).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { sessionNames } from './transcript-files.js';
 import type { SessionFileStat } from './transcript-view.js';
@@ -26,12 +28,38 @@ export class SessionListing {
   private sorted: SessionFileStat[] = [];
   private dirStamp = '';
   private lastSweep = -Infinity;
+  private watcher: FSWatcher | null = null;
 
   constructor(
     private readonly dir: string,
     private readonly sweepMs: number,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Whether the listing's own watcher is up (see `watch`). */
+  get watching(): boolean {
+    return this.watcher !== null;
+  }
+
+  /** Watches the folder: every event is a hint (a nameless one asks for a sweep); false when it cannot. */
+  watch(onEvent: () => void): boolean {
+    try {
+      this.watcher ??= watch(this.dir, { persistent: false }, (_event, name) => {
+        if (name) this.hint(name);
+        else this.lastSweep = -Infinity;
+        onEvent();
+      });
+      this.watcher.on('error', () => this.close());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = null;
+  }
 
   /** A watcher saw `name` in this folder change. */
   hint(name: string): void {

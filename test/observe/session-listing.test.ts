@@ -74,3 +74,18 @@ it('lists what a full listing lists after any writes, creations and removals, gi
     { numRuns: 40 },
   );
 });
+
+it('with its own watcher, a write in place to an old file is seen at the next refresh (one watcher per folder)', async () => {
+  const listing = new SessionListing(dir, 3_600_000);
+  write('a.jsonl', 'one\n');
+  settleDir();
+  let seen: () => void = () => undefined;
+  expect(listing.watch(() => seen())).toBe(true);
+  expect(listing.current(listing.watching).map((f) => f.size)).toEqual([4]);
+  const event = new Promise<void>((resolve) => (seen = resolve));
+  write('a.jsonl', 'one, two\n');
+  await event;
+  expect(listing.current(listing.watching).map((f) => f.size)).toEqual([9]);
+  listing.close();
+  expect(listing.watching).toBe(false);
+});
