@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { loadConfig } from '../config/load.js';
-import { runTop } from '../dashboard/run-top.js';
 import { readTeamStatus } from '../observe/status.js';
 import { fail } from './cli-error.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
@@ -37,5 +36,11 @@ export async function top(
   if (!refresh.success)
     fail(`--refresh: must be a whole number of milliseconds from 100, got "${options.refresh}"`);
   if (!stdout.isTTY) return printStatus(await readTeamStatus(repoRoot, loaded.config));
+  // React's production build unless asked otherwise: the development one diffs every
+  // component's props for its performance tracks at each render (~30% of an idle
+  // `top`'s CPU with 10,000 tasks, and the garbage of it; issue 24). React reads
+  // NODE_ENV when first loaded, hence the import here.
+  process.env.NODE_ENV ??= 'production';
+  const { runTop } = await import('../dashboard/run-top.js');
   await runTop({ repoRoot, config: loaded.config, stdout, refreshMs: refresh.data });
 }

@@ -1,7 +1,7 @@
 /**
  * The live source of `teamd top`: reads the team's files and says when they
- * change. fs.watch on `.team/state` (recursively: status files, events,
- * transcripts, requests, the merge queue) and on `.tasks`, `.mailboxes` and
+ * change. fs.watch on `.team/state` (events, the merge queue), its `agents/`
+ * and `requests/`, each agent's transcripts (through the spend reader), and on `.tasks`, `.mailboxes` and
  * `.cron`, with a modest interval as a fallback (a folder created later, a
  * file system without events) and so ages keep counting. Watch events are
  * hints: bursts are coalesced into one re-read.
@@ -26,8 +26,19 @@ export interface TeamSourceOptions {
   reader?: TranscriptSpendReader;
 }
 
+/** How often `top`'s transcript listings are stat'ed whole (a missed watch event shows this late at most). */
+export const TRANSCRIPT_SWEEP_MS = 60_000;
+
+/**
+ * Not `.team/state` recursively: Node 20 on Linux watches every file below it
+ * one by one (and keeps a stat of each), and `transcripts/` holds a session
+ * file per mail batch — ~20,000 watchers. Transcripts are watched per agent
+ * folder by the spend reader (session-listing.ts); the rest here.
+ */
 const WATCHED: { path: string[]; recursive: boolean }[] = [
-  { path: ['.team', 'state'], recursive: true },
+  { path: ['.team', 'state'], recursive: false },
+  { path: ['.team', 'state', 'agents'], recursive: false },
+  { path: ['.team', 'state', 'requests'], recursive: false },
   { path: ['.tasks'], recursive: false },
   { path: ['.mailboxes'], recursive: false },
   { path: ['.cron'], recursive: false },
@@ -79,7 +90,9 @@ export function createTeamSource(
   config: TeamConfig,
   options: TeamSourceOptions = {},
 ): TeamSource {
-  const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices);
+  // A long-lived reader: listings kept, files re-stat'ed on watch hints, swept whole every minute.
+  const own = options.reader === undefined;
+  const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices, { sweepMs: TRANSCRIPT_SWEEP_MS, watch: true });
   const feed = new EventFeed(repoRoot);
   const board = new LiveBoard(repoRoot);
   let watching: FolderWatchers | null = null;
@@ -97,6 +110,7 @@ export function createTeamSource(
         }, options.settleMs ?? 150);
       };
       const folders = new FolderWatchers(repoRoot, settle, (dir, name) => board.changed(dir, name));
+      reader.onChange = settle;
       folders.ensure();
       watching = folders;
       const tick = setInterval(() => {
@@ -109,6 +123,8 @@ export function createTeamSource(
         folders.close();
         watching = null;
         feed.close();
+        reader.onChange = null;
+        if (own) reader.close();
       };
     },
   };

@@ -9,7 +9,7 @@
  * subagent's spending is inside its parent's result. A run belongs to the task
  * in its events' `parent_id`; `mail:<id>` runs answered messages.
  */
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { costOf, type PriceOverrides } from '../model/pricing.js';
 import { emptyUsage, type Usage } from '../model/types.js';
@@ -18,8 +18,10 @@ import {
   parseTranscriptText,
   sessionFileStats,
   transcriptAgents,
+  transcriptsRoot,
   type SessionFileStat,
 } from './transcript-view.js';
+import { SessionListing } from './session-listing.js';
 import { readSessionFrom } from './transcript-files.js';
 
 export const COST_GROUPINGS = ['teammate', 'task', 'model'] as const;
@@ -90,7 +92,8 @@ interface Session {
   agent: string;
   offset: number;
   /** The file's size and mtime when last read: an unchanged file is not opened again. */
-  stamp: string;
+  size: number;
+  mtime: number;
   runs: number;
   finished: Spend[];
   open: Call[];
@@ -146,24 +149,91 @@ function openSpends(s: Session, file: string, prices: PriceOverrides): Spend[] {
 export class TranscriptSpendReader {
   private readonly sessions = new Map<string, Session>();
   private readonly newest = new Map<string, number>();
+  private readonly listings = new Map<string, SessionListing>();
+  private readonly byAgent = new Map<string, { files: readonly SessionFileStat[]; spends: Spend[] }>();
+  private last: { agents: string | null; spends: Spend[] } = { agents: null, spends: [] };
+  /** Whether `changed` hints are arriving (a watcher on `.team/state` is up): see session-listing.ts. */
+  hinted = false;
 
+  /** Told of every event of the listings' own watchers (`watch`): a transcript was written. */
+  onChange: (() => void) | null = null;
+
+  /**
+   * `sweepMs`: a long-lived reader keeps its listings (session-listing.ts),
+   * swept whole that often; `watch`: each listing watches its folder for
+   * hints (else `hinted` and `changed` say what a watcher outside saw).
+   */
   constructor(
     private readonly repoRoot: string,
     private readonly prices: PriceOverrides = {},
+    private readonly options: { sweepMs?: number; watch?: boolean } = {},
   ) {}
 
-  /** Every run's spending per model, finished runs and running ones. */
+  /** Stops the listings' watchers. */
+  close(): void {
+    for (const l of this.listings.values()) l.close();
+  }
+
+  /**
+   * Every run's spending per model, finished runs and running ones. A kept
+   * listing (`sweepMs`) that did not change since the last call (the same
+   * array: session-listing.ts) means no file of that agent changed, so its
+   * spends are the last call's; nothing changed at all: the same array.
+   */
   async spends(): Promise<Spend[]> {
-    const out: Spend[] = [];
-    for (const agent of transcriptAgents(this.repoRoot)) {
-      const files = sessionFileStats(this.repoRoot, agent);
+    const parts: Spend[][] = [];
+    let reused = true;
+    const agents = transcriptAgents(this.repoRoot);
+    for (const agent of agents) {
+      const files = this.filesOf(agent);
       if (files.length) this.newest.set(agent, files.at(-1)!.mtime);
+      const known = this.byAgent.get(agent);
+      if (known?.files === files) {
+        parts.push(known.spends);
+        continue;
+      }
+      reused = false;
+      const mine: Spend[] = [];
       for (const stat of files) {
         const s = await this.refresh(stat);
-        out.push(...s.finished, ...openSpends(s, stat.file, this.prices));
+        for (const spend of s.finished) mine.push(spend);
+        if (s.open.length) mine.push(...openSpends(s, stat.file, this.prices));
       }
+      if (known) this.forgetGone(known.files, files);
+      this.byAgent.set(agent, { files, spends: mine });
+      parts.push(mine);
     }
-    return out;
+    const key = agents.join('\n');
+    if (!reused || key !== this.last.agents) this.last = { agents: key, spends: parts.flat() };
+    return this.last.spends;
+  }
+
+  /** Drops what was kept of sessions no longer listed (removed, or compressed under a new name). */
+  private forgetGone(before: readonly SessionFileStat[], now: readonly SessionFileStat[]): void {
+    if (this.options.sweepMs === undefined) return;
+    const listed = new Set(now.map((f) => f.file));
+    for (const f of before) if (!listed.has(f.file)) this.sessions.delete(f.file);
+  }
+
+  /** Sessions kept (for tests: bounded by the files listed). */
+  get keptSessions(): number {
+    return this.sessions.size;
+  }
+
+  /** A watcher saw `path` (under `.team/state/transcripts/<agent>/`) change. */
+  changed(path: string): void {
+    const rel = relative(transcriptsRoot(this.repoRoot), path).split(sep);
+    if (rel.length === 2 && rel[0] !== '..') this.listings.get(rel[0]!)?.hint(rel[1]!);
+  }
+
+  private filesOf(agent: string): readonly SessionFileStat[] {
+    const sweepMs = this.options.sweepMs;
+    if (sweepMs === undefined) return sessionFileStats(this.repoRoot, agent);
+    let listing = this.listings.get(agent);
+    if (!listing) this.listings.set(agent, (listing = new SessionListing(join(transcriptsRoot(this.repoRoot), agent), sweepMs)));
+    if (!this.options.watch) return listing.current(this.hinted);
+    if (!listing.watching) listing.watch(() => this.onChange?.());
+    return listing.current(listing.watching);
   }
 
   /** The mtime of the agent's newest transcript at the last `spends()` (its last model call or tool result). */
@@ -174,12 +244,12 @@ export class TranscriptSpendReader {
   private async refresh({ file, size, mtime }: SessionFileStat): Promise<Session> {
     let s = this.sessions.get(file);
     if (!s) {
-      s = { agent: basename(dirname(file)), offset: 0, stamp: '', runs: 0, finished: [], open: [], openTask: null };
+      s = { agent: basename(dirname(file)), offset: 0, size: -1, mtime: -1, runs: 0, finished: [], open: [], openTask: null };
       this.sessions.set(file, s);
     }
-    const stamp = `${size}:${mtime}`;
-    if (stamp === s.stamp) return s;
-    s.stamp = stamp;
+    if (size === s.size && mtime === s.mtime) return s;
+    s.size = size;
+    s.mtime = mtime;
     const text = await readSessionFrom(file, s.offset);
     const end = text.lastIndexOf('\n') + 1;
     s.offset += Buffer.byteLength(text.slice(0, end));
@@ -257,8 +327,16 @@ export async function costReport(
   options: { prices?: PriceOverrides; reader?: TranscriptSpendReader } = {},
 ): Promise<CostReport> {
   const reader = options.reader ?? new TranscriptSpendReader(repoRoot, options.prices);
-  return groupSpends(await reader.spends(), by);
+  const spends = await reader.spends();
+  // The same spends as last time (a kept reader, nothing changed): the same report, not grouped again.
+  const known = grouped.get(spends)?.get(by);
+  if (known) return known;
+  const report = groupSpends(spends, by);
+  grouped.set(spends, (grouped.get(spends) ?? new Map<CostGrouping, CostReport>()).set(by, report));
+  return report;
 }
+
+const grouped = new WeakMap<readonly Spend[], Map<CostGrouping, CostReport>>();
 
 const HEAD = ['RUNS', 'TOKENS IN', 'OUT', 'CACHE READ', 'CACHE WRITE', 'COST USD'];
 

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
-import { createTeamSource } from '../dashboard/source.js';
+import { createTeamSource, TRANSCRIPT_SWEEP_MS } from '../dashboard/source.js';
 import { TranscriptSpendReader } from '../observe/cost.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
 import { loadAssets, type PageAssets } from './assets.js';
@@ -49,7 +49,7 @@ export interface WebServer {
 }
 
 function snapshotReader(options: WebServerOptions) {
-  const reader = new TranscriptSpendReader(options.repoRoot, options.config.prices);
+  const reader = new TranscriptSpendReader(options.repoRoot, options.config.prices, { sweepMs: TRANSCRIPT_SWEEP_MS, watch: true });
   const source = createTeamSource(options.repoRoot, options.config, {
     reader,
     refreshMs: options.refreshMs ?? 2000,
@@ -61,7 +61,7 @@ function snapshotReader(options: WebServerOptions) {
     const series = timeline.update(await reader.spends(), state.now);
     return JSON.stringify(snapshotOf(state, readAgentStatuses(options.repoRoot), series, options.config));
   };
-  return { source, read };
+  return { source, read, close: () => reader.close() };
 }
 
 /** Reads run one at a time: a change during a read asks for one more read after it, never a second in parallel. */
@@ -132,6 +132,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     nextBroadcast: () => new Promise<void>((resolve) => (waiters = [...waiters, resolve])),
     close: async () => {
       stopWatching();
+      snaps.close();
       hub.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

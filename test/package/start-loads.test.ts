@@ -85,3 +85,11 @@ it('a zod error from the built CLI is still in English', (ctx) => {
     rmSync(bad, { recursive: true, force: true });
   }
 });
+
+it('teamd top loads React only for the terminal dashboard (its production build: see top.ts), not for its plain output', (ctx) => {
+  const skip = staleBuild();
+  if (skip) return ctx.skip(skip);
+  const r = loadsOf('top'); // not a terminal: the status text
+  expect(r.stdout).toContain('tasks:');
+  expect(r.cjs.filter((p) => /node_modules[\\/](react|react-reconciler)[\\/]/.test(p))).toEqual([]);
+});

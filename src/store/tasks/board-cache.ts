@@ -9,19 +9,16 @@
  * last second is not kept (file times are coarse: a same-size write in place
  * within the same tick would keep the stamp — git's "racy" entries). Soft
  * state: a bad or stale entry is ignored, a failed write leaves the old file.
+ * The file is sealed (board-cache-file.ts): a matching seal means its tasks
+ * were checked against the schema when read, so they are not checked again.
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from '../atomic.js';
 import { teamPaths } from '../paths.js';
-import { readStateSync } from '../state-file.js';
-import { TaskSchema } from '../types.js';
+import { readSealed, sealedText, type Entry } from './board-cache-file.js';
 import type { TaskRead } from './task-files.js';
 import type { TaskReadCache } from './types.js';
-
-const EntrySchema = z.object({ stamp: z.string(), task: TaskSchema });
-type Entry = z.infer<typeof EntrySchema>;
 
 /** Large boards: 10,000 tasks of a few hundred bytes each fit many times over. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
@@ -39,13 +36,13 @@ function stampOf(file: string, now: number): { stamp: string; settled: boolean }
 }
 
 /**
- * With a `cacheFile`, what the last run wrote is read once and its entries
- * validated when taken; without one (`teamd top`'s board, re-read whole every
+ * With a `cacheFile`, what the last run wrote is read once (sealed: see
+ * board-cache-file.ts); without one (`teamd top`'s board, re-read whole every
  * minute), the cache lives in the process and each `endRun` keeps what the
  * run saw, already validated.
  */
 export class BoardReadCache implements TaskReadCache {
-  private fromFile: Record<string, unknown>;
+  private fromFile: Map<string, Entry>;
   private fromMemory = new Map<string, Entry>();
   private next = new Map<string, Entry>();
   private readonly stamps = new Map<string, string>();
@@ -56,8 +53,7 @@ export class BoardReadCache implements TaskReadCache {
     private readonly cacheFile: string | null,
     private readonly now: () => number = Date.now,
   ) {
-    const read = cacheFile === null ? null : readStateSync(cacheFile, z.record(z.string(), z.unknown()), MAX_CACHE_BYTES);
-    this.fromFile = read?.kind === 'ok' ? read.value : {};
+    this.fromFile = cacheFile === null ? new Map() : readSealed(cacheFile, MAX_CACHE_BYTES);
   }
 
   static forRepo(repoRoot: string): BoardReadCache {
@@ -82,10 +78,10 @@ export class BoardReadCache implements TaskReadCache {
 
   /** Writes what this run saw to the cache file, when anything differs from what it found (files read, files gone). */
   async save(): Promise<void> {
-    const found = this.fromMemory.size + Object.keys(this.fromFile).length;
+    const found = this.fromMemory.size + this.fromFile.size;
     // Nothing to keep and nothing kept: no file (a board of fresh tasks leaves `.team/state/` as it was).
     const changed = (this.misses > 0 && this.next.size > 0) || this.next.size !== found;
-    const text = changed && this.cacheFile !== null ? JSON.stringify(Object.fromEntries(this.next)) : '';
+    const text = changed && this.cacheFile !== null ? sealedText(this.next) : '';
     if (text !== '' && text.length <= MAX_CACHE_BYTES)
       await writeFileAtomic(this.cacheFile!, text, { durable: false }).catch(() => undefined);
     this.endRun();
@@ -94,17 +90,13 @@ export class BoardReadCache implements TaskReadCache {
   /** The next run starts from what this one saw (files gone since are dropped). */
   endRun(): void {
     this.fromMemory = this.next;
-    this.fromFile = {};
+    this.fromFile = new Map();
     this.next = new Map();
     this.stamps.clear();
     this.misses = 0;
   }
 
   private entryOf(stem: string): Entry | undefined {
-    const known = this.fromMemory.get(stem);
-    if (known) return known;
-    if (!(stem in this.fromFile)) return undefined;
-    const entry = EntrySchema.safeParse(this.fromFile[stem]);
-    return entry.success ? entry.data : undefined;
+    return this.fromMemory.get(stem) ?? this.fromFile.get(stem);
   }
 }

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync 
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { sealedText, type Entry } from '../../../src/store/tasks/board-cache-file.js';
 import { BoardReadCache, boardCacheOf } from '../../../src/store/tasks/board-cache.js';
 import { TaskStore } from '../../../src/store/tasks/index.js';
 import { tempRepo } from '../temp-repo.js';
@@ -31,6 +32,10 @@ async function cachedOpen(): Promise<TaskStore> {
   return store;
 }
 
+/** The cache file's entries (past its seal line). */
+const cacheEntries = (): Record<string, Entry> =>
+  JSON.parse(readFileSync(boardCacheOf(repo.root), 'utf8').split('\n')[1]!) as Record<string, Entry>;
+
 /** What status shows of a board: every task and every problem. */
 const view = (s: TaskStore) => ({ tasks: s.list(), problems: s.problems() });
 const plainView = async () => view(await TaskStore.open(repo.root, { normalise: false }));
@@ -41,9 +46,9 @@ it('takes an unchanged file from the cache without reading it', async () => {
   settle('a');
   await cachedOpen(); // fills the cache
   // The cache's copy says otherwise than the unchanged file: only a cache hit shows it.
-  const cache = JSON.parse(readFileSync(boardCacheOf(repo.root), 'utf8')) as Record<string, { task: { subject: string } }>;
+  const cache = cacheEntries();
   cache.a!.task.subject = 'from the cache';
-  writeFileSync(boardCacheOf(repo.root), JSON.stringify(cache));
+  writeFileSync(boardCacheOf(repo.root), sealedText(Object.entries(cache)));
   expect((await cachedOpen()).get('a')?.subject).toBe('from the cache');
   utimesSync(file('a'), new Date(), new Date(Date.now() + 5_000)); // touched: read again
   expect((await cachedOpen()).get('a')?.subject).toBe('first words');
@@ -60,7 +65,7 @@ it('reads a changed file again, drops a removed one, and ignores a broken cache 
   settle('a');
   rmSync(file('b'));
   expect(view(await cachedOpen())).toEqual(await plainView());
-  expect(Object.keys(JSON.parse(readFileSync(boardCacheOf(repo.root), 'utf8')))).toEqual(['a']);
+  expect(Object.keys(cacheEntries())).toEqual(['a']);
   writeFileSync(boardCacheOf(repo.root), '{"a": {"stamp": 1}, "b": [');
   expect(view(await cachedOpen())).toEqual(await plainView());
 });
@@ -107,5 +112,22 @@ it('does not keep a file changed within the last second (a same-size write in pl
   expect(existsSync(boardCacheOf(repo.root))).toBe(false); // nothing to keep: no file written
   settle('a');
   await cachedOpen();
-  expect(Object.keys(JSON.parse(readFileSync(boardCacheOf(repo.root), 'utf8')))).toEqual(['a']);
+  expect(Object.keys(cacheEntries())).toEqual(['a']);
+});
+
+it('takes cached tasks without checking them again only from a file whose seal matches (an edit is ignored whole)', async () => {
+  const store = await TaskStore.open(repo.root);
+  await store.create({ id: 'a', subject: 'on disk' });
+  settle('a');
+  await cachedOpen();
+  const sealed = readFileSync(boardCacheOf(repo.root), 'utf8');
+  const [seal, body] = sealed.split('\n') as [string, string];
+  // Edited past its seal: a task the schema refuses (a number for a subject) must not reach status.
+  writeFileSync(boardCacheOf(repo.root), `${seal}\n${body.replace('"on disk"', '42')}`);
+  expect((await cachedOpen()).get('a')?.subject).toBe('on disk');
+  // Unsealed (the old format: plain JSON) or truncated: ignored, the file read again.
+  writeFileSync(boardCacheOf(repo.root), body.replace('"on disk"', '"old format"'));
+  expect((await cachedOpen()).get('a')?.subject).toBe('on disk');
+  writeFileSync(boardCacheOf(repo.root), sealed.slice(0, -3));
+  expect(view(await cachedOpen())).toEqual(await plainView());
 });

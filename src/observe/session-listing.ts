@@ -1,0 +1,128 @@
+/**
+ * The session files of one agent, kept between refreshes of a long-lived
+ * reader (`teamd top`, `teamd web`). Listing and stat'ing every session each
+ * refresh is what `top` spent its time on with ~20,000 sessions (one per mail
+ * batch; issue 24): here the folder is listed again only when its own stamp
+ * changed (a session created, compressed or removed), and a file is stat'ed
+ * again only when a watcher named it (`hint`), when it was written in the last
+ * second (a write in the same tick as the last stat keeps its mtime), or in a
+ * full sweep every `sweepMs` — so a missed watch event costs at most that
+ * delay. Without watch hints (`hinted: false`) every refresh is a full sweep,
+ * as `sessionFileStats` does. `watch` gives the listing its own watcher on
+ * the folder (one per agent, not one per file as Node 20's recursive watch
+ * on Linux sets up: ~20,000 watchers and their stats, most of `top`'s RSS).
+ */
+import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import { sessionNames } from './transcript-files.js';
+import type { SessionFileStat } from './transcript-view.js';
+
+/** How recent a write is still re-stat'ed every refresh (above any file system's time tick). */
+const SETTLED_MS = 1_000;
+
+const byAge = (a: SessionFileStat, b: SessionFileStat): number => a.mtime - b.mtime || a.file.localeCompare(b.file);
+
+export class SessionListing {
+  private readonly byName = new Map<string, SessionFileStat>();
+  private readonly hints = new Set<string>();
+  private sorted: SessionFileStat[] = [];
+  private dirStamp = '';
+  private lastSweep = -Infinity;
+  private watcher: FSWatcher | null = null;
+
+  constructor(
+    private readonly dir: string,
+    private readonly sweepMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether the listing's own watcher is up (see `watch`). */
+  get watching(): boolean {
+    return this.watcher !== null;
+  }
+
+  /** Watches the folder: every event is a hint (a nameless one asks for a sweep); false when it cannot. */
+  watch(onEvent: () => void): boolean {
+    try {
+      this.watcher ??= watch(this.dir, { persistent: false }, (_event, name) => {
+        if (name) this.hint(name);
+        else this.lastSweep = -Infinity;
+        onEvent();
+      });
+      this.watcher.on('error', () => this.close());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = null;
+  }
+
+  /** A watcher saw `name` in this folder change. */
+  hint(name: string): void {
+    this.hints.add(name);
+  }
+
+  /** The session files, oldest first (as `sessionFileStats`); `hinted`: watch hints are arriving. */
+  current(hinted: boolean): SessionFileStat[] {
+    const now = this.now();
+    const dir = statSync(this.dir, { throwIfNoEntry: false });
+    if (!dir?.isDirectory()) return this.reset();
+    const stamp = `${dir.ino}:${dir.mtimeMs}`;
+    const sweep = !hinted || now - this.lastSweep >= this.sweepMs;
+    let changed = false;
+    if (sweep || stamp !== this.dirStamp || now - dir.mtimeMs < SETTLED_MS) changed = this.relist(sweep);
+    this.dirStamp = stamp;
+    if (sweep) this.lastSweep = now;
+    // New files come from the listing (a file created changes the folder's stamp); hints only re-stat known ones.
+    const again = sweep ? [] : [...[...this.hints].filter((n) => this.byName.has(n)), ...this.recent(now)];
+    this.hints.clear();
+    for (const name of again) changed = this.restat(name) || changed;
+    if (changed) this.sorted = [...this.byName.values()].sort(byAge);
+    return this.sorted;
+  }
+
+  private reset(): SessionFileStat[] {
+    this.byName.clear();
+    this.hints.clear();
+    this.dirStamp = '';
+    return (this.sorted = []);
+  }
+
+  /** Lists the folder: new files stat'ed, gone ones dropped, and with `all` every file stat'ed again. */
+  private relist(all: boolean): boolean {
+    let names: string[];
+    try {
+      names = sessionNames(readdirSync(this.dir));
+    } catch {
+      this.reset();
+      return true;
+    }
+    const listed = new Set(names);
+    let changed = false;
+    for (const name of [...this.byName.keys()])
+      if (!listed.has(name)) changed = this.byName.delete(name) || changed;
+    for (const name of names) if (all || !this.byName.has(name)) changed = this.restat(name) || changed;
+    return changed;
+  }
+
+  private recent(now: number): string[] {
+    const out: string[] = [];
+    for (const [name, f] of this.byName) if (now - f.mtime < SETTLED_MS) out.push(name);
+    return out;
+  }
+
+  /** Stats one file again; true when what is known of it changed. */
+  private restat(name: string): boolean {
+    const file = join(this.dir, name);
+    const st = statSync(file, { throwIfNoEntry: false });
+    const known = this.byName.get(name);
+    if (!st) return this.byName.delete(name);
+    if (known?.size === st.size && known.mtime === st.mtimeMs) return false;
+    this.byName.set(name, { file, size: st.size, mtime: st.mtimeMs });
+    return true;
+  }
+}
