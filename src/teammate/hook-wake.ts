@@ -10,8 +10,9 @@
  */
 import { asyncReminder } from '../hooks/async-output.js';
 import type { HookAsyncOutput } from '../hooks/types.js';
-import { startEngine, type EngineSession } from './engines/index.js';
+import type { EngineSession } from './engines/index.js';
 import type { ActiveRun, TeammateHost } from './host.js';
+import { runIdleTurn } from './idle-session.js';
 
 /** Hook results waiting for the teammate's next idle moment. */
 export class HookWakes {
@@ -63,32 +64,9 @@ export function handOffRewakes(host: TeammateHost, session: EngineSession | null
 }
 
 export const hookWakePrompt = (outputs: HookAsyncOutput[]): string =>
-  `A background hook reported while you were idle. Act on it if needed (send_message, task_create); you are not on a task now.\n\n${outputs.map(asyncReminder).join('\n\n')}`;
+  `A background hook reported while you were idle. Act on it if needed (send_message, task_write); you are not on a task now.\n\n${outputs.map(asyncReminder).join('\n\n')}`;
 
 export function answerHookWhileIdle(host: TeammateHost, outputs: HookAsyncOutput[]): ActiveRun {
-  let session: EngineSession | null = null;
-  const done = (async () => {
-    session = startEngine(host, {
-      cwd: host.deps.data.repoRoot,
-      worktree: null,
-      readOnly: true,
-      hookWoken: true,
-      parentId: `hook:${outputs[0]?.event ?? 'none'}`,
-      onEvent: () => undefined,
-    });
-    host.desk.attach((text) => session?.enqueue(text));
-    try {
-      host.deps.log({
-        type: 'notice',
-        agent: host.name,
-        message: `woken by ${outputs.length} background hook result(s)`,
-      });
-      await session.submit(hookWakePrompt(outputs));
-    } finally {
-      host.desk.detach();
-      handOffRewakes(host, session, true);
-      void session.close();
-    }
-  })();
-  return { interrupt: () => session?.interrupt(), done };
+  host.deps.log({ type: 'notice', agent: host.name, message: `woken by ${outputs.length} background hook result(s)` });
+  return runIdleTurn(host, { parentId: `hook:${outputs[0]?.event ?? 'none'}`, prompt: hookWakePrompt(outputs), hookWoken: true });
 }

@@ -59,3 +59,12 @@ it('InputQueue.take removes what it picks and keeps the rest in order', () => {
   expect(q.take((i) => i.meta?.rewake !== undefined).map((i) => i.text)).toEqual(['b', 'd']);
   expect(q.drain().map((i) => i.text)).toEqual(['a', 'c']);
 });
+
+it('the woken turn’s prompt names only team tools a teammate is offered (not the old, unlisted names)', async () => {
+  const { hookWakePrompt } = await import('../../src/teammate/hook-wake.js');
+  const { teamTools } = await import('../../src/teammate/tools/index.js');
+  const offered = new Set(teamTools('teammate').filter((t) => !t.unlisted).map((t) => t.name));
+  const named = /\(([^)]*)\)/.exec(hookWakePrompt([]))![1]!.split(/,\s*/);
+  expect(named.length).toBeGreaterThan(0);
+  for (const name of named) expect(offered.has(name), name).toBe(true);
+});
