@@ -2,8 +2,9 @@
  * The token ledger: a 10-task team (3 teammates; 3 tasks with --quick) on
  * the real SDK against the fake server's prompt-cache simulation, once per
  * workload (./workloads.ts): `tiny` (three-turn tasks of ≈ 2k-token
- * requests) and `realistic` (tasks that read two real source files, edit
- * one and check it). Prints per teammate and per task: input, output,
+ * requests), `realistic` (tasks that read three real source files, edit
+ * one and check it) and `long` (19-call tasks over six real files: glob,
+ * grep, partial reads, three edits, bash checks). Prints per teammate and per task: input, output,
  * cache-read and cache-write tokens, the share of input read from the cache,
  * the share of all tokens spent on coordination, and tool-schema tokens per
  * call; then the issue's targets for each workload.
@@ -16,17 +17,18 @@ import { loadDaemon } from '../support/dist.js';
 import { BenchReport } from '../support/report.js';
 import { formatLedger } from '../../src/observe/token-ledger.js';
 import { LEDGER_MODEL, runLedger, type LedgerRun } from './ledger-run.js';
-import { REALISTIC, TINY, type Workload } from './workloads.js';
+import { LONG, REALISTIC, TINY, type Workload } from './workloads.js';
 
 const args = benchArgs();
 const TASKS = sized(args, 10, 3);
 const TEAMMATES = 3;
+const WORKLOADS = [TINY, REALISTIC, LONG];
 
 const report = new BenchReport('tokens', 'Token ledger: cache and coordination shares', args.quick, {
   tasks: TASKS,
   teammates: TEAMMATES,
   model: LEDGER_MODEL,
-  workloads: [TINY.name, REALISTIC.name],
+  workloads: WORKLOADS.map((w) => w.name),
 });
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
 
@@ -51,6 +53,6 @@ function reportRun(workload: Workload, run: LedgerRun): void {
 }
 
 const daemon = await loadDaemon();
-for (const workload of [TINY, REALISTIC])
+for (const workload of WORKLOADS)
   reportRun(workload, await runLedger(daemon, { tasks: TASKS, teammates: TEAMMATES, workload }));
 await report.finish();

@@ -36,7 +36,7 @@ export async function runLedger(
   await using server = await startFakeAnthropicServer({ script: opts.workload.script });
   const config = {
     model: LEDGER_MODEL,
-    teammates: names(opts.teammates),
+    teammates: names(opts.teammates).map((t) => ({ ...t, ...(opts.workload.maxTurns ? { maxTurns: opts.workload.maxTurns } : {}) })),
     permissions: { defaultMode: 'bypassPermissions' },
   };
   const repo = await makeBenchRepo({ steps: [] }, config);

@@ -1,5 +1,5 @@
 /**
- * The two workloads of `bench/tokens`, each a script for the fake server,
+ * The three workloads of `bench/tokens`, each a script for the fake server,
  * the tasks' subjects, and the files seeded into the repository first.
  *
  * - `tiny`: three-turn tasks (two bash calls, then a summary) of ≈ 2k-token
@@ -7,6 +7,9 @@
  * - `realistic`: tasks of the size real ones have: each reads three real
  *   source files (this repository's own, 150–250 lines each), edits one,
  *   checks the edit with bash, then answers with a summary.
+ * - `long`: tasks shaped as a coding agent works a real change, 19 calls:
+ *   it finds its way with glob and grep, reads parts of six real files,
+ *   makes three edits, checks them with bash, then answers.
  * In both, the first task also mails a teammate, which answers in a mail session.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,9 +22,11 @@ type Content = NonNullable<ScriptInput['rules']>[number]['content'];
 type Rule = NonNullable<ScriptInput['rules']>[number];
 
 export interface Workload {
-  name: 'tiny' | 'realistic';
+  name: 'tiny' | 'realistic' | 'long';
   script: ScriptInput;
   subject: (id: string) => string;
+  /** Model calls a teammate may make per task (the team's `maxTurns`), when the default 16 is too few. */
+  maxTurns?: number;
   /** Writes and commits the files the tasks work on. */
   seed: (repo: string, ids: readonly string[]) => Promise<void>;
 }
@@ -76,6 +81,47 @@ export const REALISTIC: Workload = {
   },
 };
 
+const LONG_FILES = ['main.ts', 'helper.ts', 'peer.ts', 'store.ts', 'util.ts', 'types.ts'];
+const marked = (file: string): string => `src/$1/${file}`;
+const documented = (file: string): Content =>
+  use('edit', { file_path: marked(file), old_string: marker('$1'), new_string: `// $1: ${file}, documented` });
+/** The long task's 18 tool calls, in order (the 19th call answers). */
+const LONG_CALLS: Content[] = [
+  use('glob', { pattern: 'src/$1/*.ts' }),
+  use('grep', { pattern: '^export', path: 'src/$1', output_mode: 'content', '-n': true, head_limit: 30 }),
+  use('read', { file_path: marked('main.ts'), limit: 80 }),
+  use('read', { file_path: marked('helper.ts'), limit: 60 }),
+  use('grep', { pattern: '^import', path: marked('peer.ts'), output_mode: 'content', '-n': true }),
+  use('read', { file_path: marked('peer.ts'), limit: 60 }),
+  use('read', { file_path: marked('store.ts'), limit: 60 }),
+  use('grep', { pattern: 'function', path: 'src/$1', output_mode: 'count' }),
+  documented('main.ts'),
+  use('bash', { command: 'git diff --stat' }),
+  use('read', { file_path: marked('util.ts'), limit: 60 }),
+  use('grep', { pattern: 'TODO', path: 'src/$1', output_mode: 'content', '-n': true }),
+  documented('helper.ts'),
+  use('bash', { command: 'grep -c "$1" src/$1/*.ts' }),
+  use('read', { file_path: marked('main.ts'), limit: 20 }),
+  documented('peer.ts'),
+  use('bash', { command: 'git diff --stat && git status --short' }),
+  use('bash', { command: 'wc -l src/$1/*.ts' }),
+];
+
+export const LONG: Workload = {
+  name: 'long',
+  subject: (id) => `document the modules of src/${id}/`,
+  maxTurns: 30,
+  seed: (repo, ids) => seedSources(repo, ids, LONG_FILES, 3),
+  script: {
+    rules: [
+      ...firstTaskMails(LONG_CALLS.length, 't1 is done: src/t1/ says why its modules exist.', 'Documented src/t1/ and told w2.'),
+      ...LONG_CALLS.map((call, turn) => step(turn, call)),
+      step(LONG_CALLS.length, text('Documented main.ts, helper.ts and peer.ts of src/$1/ (three one-line edits).')),
+      MAIL_ANSWER,
+    ],
+  },
+};
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** This repository's source files of 150–250 lines, in a fixed order (real code, not filler). */
@@ -95,14 +141,14 @@ async function realSources(): Promise<string[]> {
   return found;
 }
 
-/** Each task gets three real files in `src/<id>/`: main.ts (with its marker line), helper.ts and peer.ts. */
-async function seedSources(repo: string, ids: readonly string[]): Promise<void> {
+/** Each task gets real files in `src/<id>/` (main.ts, helper.ts, peer.ts, …); the first `markedCount` start with its marker line. */
+async function seedSources(repo: string, ids: readonly string[], files = FILES, markedCount = 1): Promise<void> {
   const sources = await realSources();
   for (const [i, id] of ids.entries()) {
     await mkdir(join(repo, 'src', id), { recursive: true });
-    for (const [k, file] of FILES.entries()) {
-      const source = await readFile(sources[(FILES.length * i + k) % sources.length]!, 'utf8');
-      await writeFile(join(repo, 'src', id, file), k === 0 ? `${marker(id)}\n${source}` : source);
+    for (const [k, file] of files.entries()) {
+      const source = await readFile(sources[(files.length * i + k) % sources.length]!, 'utf8');
+      await writeFile(join(repo, 'src', id, file), k < markedCount ? `${marker(id)}\n${source}` : source);
     }
   }
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });

@@ -139,6 +139,7 @@ export const HISTORY_DEFAULTS = {
   rotateAfterMs: 7 * DAY_MS,
   keepSegmentsMs: 90 * DAY_MS,
   archiveTasksAfterMs: 7 * DAY_MS,
+  keepFinishedTasks: 1_000,
   compressAfterMs: 7 * DAY_MS,
   gcEveryMs: 3_600_000,
 };
@@ -152,6 +153,8 @@ export const HistoryConfigSchema = z.strictObject({
   keepSegmentsMs: z.number().int().positive().default(HISTORY_DEFAULTS.keepSegmentsMs),
   /** Completed and cancelled tasks unchanged for this long move to `.tasks/archive/`. */
   archiveTasksAfterMs: z.number().int().nonnegative().default(HISTORY_DEFAULTS.archiveTasksAfterMs),
+  /** …and the oldest beyond the newest this many, whatever their age (a task whose merge is open stays). */
+  keepFinishedTasks: z.number().int().nonnegative().default(HISTORY_DEFAULTS.keepFinishedTasks),
   /** Transcripts and mailbox archives not written for this long are compressed. */
   compressAfterMs: z.number().int().nonnegative().default(HISTORY_DEFAULTS.compressAfterMs),
   /** How often a running lead does what `teamd gc` does (0: never by itself). */

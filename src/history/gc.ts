@@ -6,6 +6,7 @@
  */
 import { basename, dirname } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
+import { mergeQueuePath, readMergeQueueFile } from '../git/merge-queue-file.js';
 import { daemonLogPath } from '../observe/daemon-log.js';
 import { eventLogPath } from '../observe/event-log.js';
 import { listStems } from '../store/folder.js';
@@ -55,14 +56,36 @@ export async function collectGarbage(
     notes: [],
   };
   const tasks = o.tasks ?? (await TaskStore.open(repoRoot, { normalise: false }));
-  const before = new Date(now - config.history.archiveTasksAfterMs);
-  report.archivedTasks = await tasks.archiveFinished(before, { dryRun: o.dryRun });
+  report.archivedTasks = await archiveOldTasks(repoRoot, config, tasks, { now, dryRun: o.dryRun });
   report.logs.push(...(await rotateLogs(repoRoot, config, o, now, report.notes)));
   const sessions = await compressTranscripts(repoRoot, config.history.compressAfterMs, { now, dryRun: o.dryRun });
   if (sessions.compressed.length)
     report.logs.push({ file: '.team/state/transcripts', rotated: null, pruned: [], ...sessions });
   await pruneBranches(repoRoot, config, tasks, o, report);
   return report;
+}
+
+/** Finished tasks past `archiveTasksAfterMs` or beyond `keepFinishedTasks` to the archive; open merges stay. */
+export async function archiveOldTasks(
+  repoRoot: string,
+  config: TeamConfig,
+  tasks: TaskStore,
+  o: { now?: number; dryRun?: boolean } = {},
+): Promise<string[]> {
+  const before = new Date((o.now ?? Date.now()) - config.history.archiveTasksAfterMs);
+  const held = await openMerges(repoRoot, config);
+  // An unreadable merge queue: by age only, as if no count were set (which tasks it holds is unknown).
+  const keep = held ? config.history.keepFinishedTasks : Infinity;
+  return tasks.archiveFinished(before, { dryRun: o.dryRun, keep, held: held ?? undefined });
+}
+
+const OPEN_MERGE: ReadonlySet<string> = new Set(['queued', 'merging', 'refused']);
+
+/** Tasks the merge queue still works on or waits for a person on; null when the queue cannot be read. */
+async function openMerges(repoRoot: string, config: TeamConfig): Promise<ReadonlySet<string> | null> {
+  const read = await readMergeQueueFile(mergeQueuePath(repoRoot), config.worktrees.integrationBranch);
+  if (!read.ok) return null;
+  return new Set(read.value.entries.filter((e) => OPEN_MERGE.has(e.state)).map((e) => e.taskId));
 }
 
 function policyOf(config: TeamConfig, quietMs: number): RotationPolicy {

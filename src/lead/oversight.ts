@@ -13,7 +13,8 @@ import { createDaemonLogger, type DaemonLogger } from '../observe/daemon-log.js'
 import type { LoggedEvent, TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
 import type { TaskStore } from '../store/tasks/index.js';
-import { collectGarbage } from '../history/gc.js';
+import { archiveOldTasks, collectGarbage } from '../history/gc.js';
+import { overflowAt } from '../store/tasks/hot-board.js';
 import { gcSummary } from '../history/report.js';
 import { ProgressTimes } from './progress.js';
 
@@ -76,12 +77,37 @@ export class Oversight {
     this.daemonLog.event(e);
     this.notifier.onEvent(e);
     if (this.hasBudgets() && BUDGET_TRIGGERS.has(e.type)) void this.checkBudgets();
+    if (e.type === 'task_completed') void this.archiveOverflow();
+  }
+
+  private archiving: Promise<void> | null = null;
+
+  /**
+   * Between gc runs: a board holding more finished tasks than
+   * `history.keepFinishedTasks` (plus a margin, so moves come in batches)
+   * sends the oldest beyond it to the archive at once — a burst of work must
+   * not grow the lead's memory until the next hourly gc.
+   */
+  archiveOverflow(): Promise<void> {
+    const tasks = this.deps.tasks;
+    const keep = this.deps.config.history.keepFinishedTasks;
+    if (!tasks || this.archiving) return this.archiving ?? Promise.resolve();
+    if (tasks.list({ status: ['completed', 'cancelled'] }).length < overflowAt(keep)) return Promise.resolve();
+    this.archiving = archiveOldTasks(this.deps.repoRoot, this.deps.config, tasks)
+      .then((ids) => this.daemonLog.pino.info({ archived: ids.length }, 'finished tasks over keepFinishedTasks archived'))
+      .catch((err: unknown) => this.daemonLog.pino.warn({ err }, 'archiving finished tasks failed'))
+      .finally(() => {
+        this.archiving = null;
+        void this.archiveOverflow(); // tasks finished during the pass may have filled it again
+      });
+    return this.archiving;
   }
 
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     await this.checking;
     await this.collecting;
+    await this.archiving;
     await this.notifier.flush();
     this.daemonLog.close();
   }

@@ -4,6 +4,7 @@ import { invalidIdReason, teamPaths } from '../paths.js';
 import { describeInputError } from '../problems.js';
 import type { FileProblem, Outcome, Task, TaskResult } from '../types.js';
 import { ARCHIVABLE, moveToArchive, TaskArchive } from './archive.js';
+import { finishedToArchive } from './hot-board.js';
 import { claimFirstReady, claimOne, type ClaimContext } from './claim.js';
 import { cycleThrough } from './graph.js';
 import * as life from './lifecycle.js';
@@ -150,18 +151,29 @@ export class TaskStore {
    * Moves completed and cancelled tasks last changed before `before` into the
    * archive (or, with `dryRun`, only says which). Returns the ids moved.
    */
-  async archiveFinished(before: Date, options: { dryRun?: boolean; pause?: (step: string) => Promise<void> } = {}): Promise<string[]> {
-    const old = (t: Task): boolean => ARCHIVABLE.has(t.status) && Date.parse(t.updatedAt) < before.getTime();
+  /**
+   * Moves finished tasks to the archive: those unchanged since `before`, and
+   * with `keep` the oldest beyond the newest `keep` finished ones (see
+   * ./hot-board.ts); `held` ids (open merges) stay. Each move re-reads
+   * the task under its lock: one changed since it was picked stays.
+   */
+  async archiveFinished(
+    before: Date,
+    options: { dryRun?: boolean; pause?: (step: string) => Promise<void>; keep?: number; held?: ReadonlySet<string> } = {},
+  ): Promise<string[]> {
+    const rule = { before: before.getTime(), keep: options.keep ?? Infinity, held: options.held ?? new Set<string>() };
+    const picked = finishedToArchive(this.list(), rule);
+    const old = (t: Task): boolean => ARCHIVABLE.has(t.status) && picked.get(t.id) === t.updatedAt;
     const moved: string[] = [];
-    for (const task of this.list().filter(old)) {
+    for (const id of [...picked.keys()].sort()) {
       if (options.dryRun) {
-        moved.push(task.id);
+        moved.push(id);
         continue;
       }
       const how = { pause: options.pause, lock: this.options.lock };
-      const done = await moveToArchive(this.files.folder, this.archive, task.id, old, how);
-      if (done.ok) moved.push(task.id);
-      await this.refresh(task.id);
+      const done = await moveToArchive(this.files.folder, this.archive, id, old, how);
+      if (done.ok) moved.push(id);
+      await this.refresh(id);
     }
     return moved;
   }
