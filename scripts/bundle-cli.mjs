@@ -38,7 +38,7 @@ const zodEnglishOnly = {
 };
 
 /** The command groups with a CommonJS bundle of their own, run with a V8 code cache (src/cli/launch.ts, code-cache.ts). */
-const CACHED_GROUPS = ['agent'];
+const CACHED_GROUPS = ['agent', 'status'];
 /** The modules src/cli/main.ts imports per command group (its COMMAND_GROUPS) and the file commands. */
 const GROUP_MODULES = ['agent', 'team', 'status', 'logs', 'approvals', 'worktrees', 'top', 'cost', 'doctor', 'resume', 'review', 'gc', 'teammate-stdio', 'web', 'mcp', 'files-program'];
 const MAIN = join(process.cwd(), 'dist/cli/main.js');

@@ -85,6 +85,8 @@ export interface LoadOptions {
   /** `import.meta` as the bundle's ES modules would see it from the bundle's folder. */
   importMeta: { url: string; resolve: (specifier: string) => string };
   require: NodeJS.Require;
+  /** False to make no cache in this run (help: it compiles little of what a real run needs). */
+  write?: boolean;
   /** Called just before the cache is made at exit (to put back V8 flags the run changed: they are part of V8's check). */
   beforeWrite?: () => void;
   env?: NodeJS.ProcessEnv;
@@ -106,8 +108,9 @@ export function loadCachedBundle(o: LoadOptions): CachedBundle {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const outcome: CacheOutcome = off ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
-  if (outcome === 'miss' || outcome === 'rejected')
-    process.once('exit', () => {
+  if ((outcome === 'miss' || outcome === 'rejected') && o.write !== false)
+    process.once('exit', (code) => {
+      if (code !== 0) return; // a failed run compiled only part of a run's code: the next one makes the cache
       o.beforeWrite?.();
       writeCache(files, script.createCachedData());
     });

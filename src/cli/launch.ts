@@ -26,6 +26,7 @@ function runCached(file: string, hash: string): Promise<void> {
     hash,
     importMeta,
     require: createRequire(file),
+    write: !process.argv.includes('--help') && !process.argv.includes('-h'),
     beforeWrite: () => bundle.restoreParserFlags?.(),
   }).exports as unknown as CliBundle;
   return bundle.main();
