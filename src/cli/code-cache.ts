@@ -11,7 +11,7 @@
  *
  * Imports Node's built-in modules only: this runs before the bundle.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
@@ -37,8 +37,15 @@ export function cacheDirs(bundleDir: string, env: NodeJS.ProcessEnv = process.en
   return [join(bundleDir, '.code-cache'), join(userCache, 'teamd', 'code-cache')];
 }
 
-/** The cache's file name: the bundle's build hash, Node's version and the CPU (V8's data is for one of each). */
-export const cacheName = (bundleHash: string): string => `${bundleHash}-${process.version}-${process.arch}.bin`;
+/**
+ * The cache's file name: the bundle's build hash and its file's modification
+ * time, Node's version and the CPU (V8's data is for one of each). V8 itself
+ * checks only the source's length: it runs the cached code of another source
+ * of the same length (test/cli/code-cache.test.ts), so the name must tell
+ * bundles apart — the hash a rebuild, the time an edit in place.
+ */
+export const cacheName = (bundleHash: string, mtimeMs: number): string =>
+  `${bundleHash}-${Math.trunc(mtimeMs).toString(36)}-${process.version}-${process.arch}.bin`;
 
 function readFirst(files: string[]): Buffer | undefined {
   for (const file of files) {
@@ -51,6 +58,35 @@ function readFirst(files: string[]): Buffer | undefined {
   return undefined;
 }
 
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // its folder is not one (ENOTDIR) or not ours: nothing was left there
+  }
+}
+
+/** Caches not written for this long are removed when a new one is written (other builds, older Nodes). */
+const PRUNE_AFTER_MS = 30 * 24 * 3600_000;
+
+/** Removes the `.bin` files in `folder` older than PRUNE_AFTER_MS (a miss is rare: this runs seldom). */
+export function pruneOld(folder: string, now = Date.now()): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((n) => n.endsWith('.bin'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = join(folder, name);
+    try {
+      if (now - statSync(file).mtimeMs > PRUNE_AFTER_MS) removeQuietly(file);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 /** Writes `data` to the first folder that takes it, atomically (a reader sees the old file or the new one). */
 export function writeCache(files: string[], data: Buffer): string | undefined {
   for (const file of files) {
@@ -59,9 +95,10 @@ export function writeCache(files: string[], data: Buffer): string | undefined {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(tmp, data);
       renameSync(tmp, file);
+      pruneOld(dirname(file));
       return file;
     } catch {
-      rmSync(tmp, { force: true });
+      removeQuietly(tmp);
     }
   }
   return undefined;
@@ -98,7 +135,8 @@ const WRAPPER = '(function (exports, require, module, __filename, __dirname, __t
 export function loadCachedBundle(o: LoadOptions): CachedBundle {
   const env = o.env ?? process.env;
   const off = env.TEAMD_NO_CODE_CACHE === '1';
-  const files = cacheDirs(dirname(o.file), env).map((d) => join(d, cacheName(o.hash)));
+  const name = cacheName(o.hash, statSync(o.file).mtimeMs);
+  const files = cacheDirs(dirname(o.file), env).map((d) => join(d, name));
   const cachedData = off ? undefined : readFirst(files);
   // esbuild keeps the entry's `#!` line, which is no JavaScript inside the wrapper
   const source = readFileSync(o.file, 'utf8').replace(/^#!.*/, '');
