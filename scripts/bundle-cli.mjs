@@ -6,6 +6,7 @@
 // rest of dist/ stays as tsc wrote it: the library entry (dist/index.js, its
 // types) and the demo assets. Chunks sit in dist/cli/, next to main.js, so
 // `new URL('../…', import.meta.url)` paths hold.
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
@@ -36,22 +37,63 @@ const zodEnglishOnly = {
   },
 };
 
-for (const f of readdirSync('dist/cli')) if (f.startsWith('bundle-')) rmSync(`dist/cli/${f}`);
+/** The command groups with a CommonJS bundle of their own, run with a V8 code cache (src/cli/launch.ts, code-cache.ts). */
+const CACHED_GROUPS = ['agent', 'status'];
+/** The modules src/cli/main.ts imports per command group (its COMMAND_GROUPS) and the file commands. */
+const GROUP_MODULES = ['agent', 'team', 'status', 'logs', 'approvals', 'worktrees', 'top', 'cost', 'doctor', 'resume', 'review', 'gc', 'teammate-stdio', 'web', 'mcp', 'files-program'];
+const MAIN = join(process.cwd(), 'dist/cli/main.js');
+
+/**
+ * A cached bundle holds one command group: the other groups main.ts can
+ * import become a module that throws (the launcher sends help and every other
+ * command to the ES module bundle), and so does ink, which has a top-level
+ * await that `require` cannot load (no dashboard runs in these commands).
+ */
+const onlyGroup = (group) => ({
+  name: 'only-group',
+  setup(b) {
+    const other = new RegExp(`^\\./(${GROUP_MODULES.filter((g) => g !== group).join('|')})\\.js$`);
+    b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) => (args.importer === MAIN && other.test(args.path) ? { path: args.path, namespace: 'not-here' } : undefined));
+    b.onResolve({ filter: /^ink(\/|$)/ }, (args) => ({ path: args.path, namespace: 'not-here' }));
+    b.onLoad({ filter: /.*/, namespace: 'not-here' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`teamd: ${args.path} is not in the ${group} bundle (scripts/bundle-cli.mjs)`)});`,
+    }));
+  },
+});
+
+const common = { bundle: true, platform: 'node', target: 'node20', external, minifySyntax: true, legalComments: 'none', logLevel: 'warning' };
+for (const f of readdirSync('dist/cli')) if (f.startsWith('bundle-') || f.startsWith('cached-')) rmSync(`dist/cli/${f}`);
+rmSync('dist/cli/.code-cache', { recursive: true, force: true });
+
+// One CommonJS file per cached group, `import.meta` given by the launcher (the bundle's folder is dist/cli/, as for the chunks).
+const hashes = {};
+for (const group of CACHED_GROUPS) {
+  const outfile = `dist/cli/cached-${group}.cjs`;
+  await build({ ...common, entryPoints: [MAIN], outfile, format: 'cjs', plugins: [zodEnglishOnly, onlyGroup(group)], define: { 'import.meta': '__teamdImportMeta' } });
+  hashes[group] = createHash('sha256').update(readFileSync(outfile)).digest('hex').slice(0, 16);
+}
+
 await build({
-  entryPoints: { 'cli/main': 'dist/cli/main.js', 'teammate/worker': 'dist/teammate/worker.js' },
+  ...common,
+  entryPoints: { 'cli/main-esm': MAIN, 'teammate/worker': 'dist/teammate/worker.js' },
   outdir: 'dist',
   allowOverwrite: true,
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external,
   plugins: [zodEnglishOnly],
   chunkNames: 'cli/bundle-[name]-[hash]',
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
   // Bundled CommonJS (inside the SDK's dependencies) may call require().
   banner: { js: "import { createRequire as __teamdRequire } from 'node:module'; const require = __teamdRequire(import.meta.url);" },
+});
+
+// The entry: the launcher, which picks the cached bundle or the ES module one (src/cli/launch.ts).
+await build({
+  ...common,
+  entryPoints: ['dist/cli/launch.js'],
+  outfile: 'dist/cli/main.js',
+  allowOverwrite: true,
+  format: 'esm',
+  external: ['./main-esm.js'],
+  define: { __TEAMD_CACHED_BUNDLES__: JSON.stringify(hashes) },
+  banner: { js: '#!/usr/bin/env node' },
 });

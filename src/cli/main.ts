@@ -6,6 +6,9 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { exitWhenWritten, ONE_SHOT_COMMANDS } from './exit-when-done.js';
 import { keepFetchParserInBaseline } from '../model/fetch-parser-tier.js';
+
+/** For the code-cached bundle's launcher (src/cli/launch.ts): V8 flags back to their defaults before the cache is made. */
+export { restoreParserFlags } from '../model/fetch-parser-tier.js';
 import { exitQuietlyOnBrokenPipe } from './output.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -141,7 +144,12 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
+/**
+ * The process's run of the CLI: exit on `beforeExit` and, for a one-shot
+ * command, as soon as its output is written. No top-level await, so the
+ * bundle can be CommonJS (scripts/bundle-cli.mjs, loaded with a code cache).
+ */
+export async function main(): Promise<void> {
   exitQuietlyOnBrokenPipe();
   // Once nothing is left to do, exit at once: a natural exit first tears the
   // V8 heap down page by page (hundreds of munmaps after a run, tens of ms on
@@ -155,3 +163,5 @@ if (isEntryPoint()) {
   // a one-shot command is done when its action returns: no wait for V8's background work (exit-when-done.ts)
   if (oneShot) await exitWhenWritten(process.exitCode);
 }
+
+if (isEntryPoint()) void main();

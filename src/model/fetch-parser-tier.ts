@@ -40,3 +40,18 @@ export function fetchLoaded(set: (flag: string) => void = setFlagsFromString): b
   for (const flag of BASELINE_PARSER_FLAGS) set(flag);
   return true;
 }
+
+/** V8's defaults of BASELINE_PARSER_FLAGS (Node 20 and 22), in the same order. */
+export const DEFAULT_PARSER_FLAGS: readonly string[] = ['--wasm-tiering-budget=1800000'];
+
+/**
+ * Puts V8's defaults back if `fetchLoaded` changed them: V8 keys a code cache
+ * by its flags, so a cache made after the change would be refused by the next
+ * run, which starts with the defaults (src/cli/code-cache.ts makes it at exit).
+ */
+export function restoreParserFlags(set: (flag: string) => void = setFlagsFromString): boolean {
+  if (!applied) return false;
+  applied = false;
+  for (const flag of DEFAULT_PARSER_FLAGS) set(flag);
+  return true;
+}

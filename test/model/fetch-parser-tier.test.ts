@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BASELINE_PARSER_FLAGS, fetchLoaded, keepFetchParserInBaseline } from '../../src/model/fetch-parser-tier.js';
+import { execFileSync } from 'node:child_process';
+import { BASELINE_PARSER_FLAGS, DEFAULT_PARSER_FLAGS, fetchLoaded, keepFetchParserInBaseline, restoreParserFlags } from '../../src/model/fetch-parser-tier.js';
 
 describe('fetch parser tier', () => {
   it('sets the baseline-parser flags once, and only in a process that asked for them', () => {
@@ -11,5 +12,20 @@ describe('fetch parser tier', () => {
     expect(fetchLoaded((f) => set.push(f))).toBe(false);
     expect(set).toEqual(['--wasm-tiering-budget=2000000000']);
     expect(BASELINE_PARSER_FLAGS).toEqual(set);
+  });
+
+  it('puts the defaults back only after it set the flags (for the code cache, made at exit)', () => {
+    const set: string[] = [];
+    keepFetchParserInBaseline();
+    fetchLoaded(() => undefined); // applied (or already, by the test above)
+    expect(restoreParserFlags((f) => set.push(f))).toBe(true);
+    expect(restoreParserFlags((f) => set.push(f))).toBe(false);
+    expect(set).toEqual([...DEFAULT_PARSER_FLAGS]);
+    expect(DEFAULT_PARSER_FLAGS.map((f) => f.split('=')[0])).toEqual(BASELINE_PARSER_FLAGS.map((f) => f.split('=')[0]));
+  });
+
+  it("DEFAULT_PARSER_FLAGS are this node's V8 defaults", () => {
+    const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    for (const flag of DEFAULT_PARSER_FLAGS) expect(options).toContain(`default: ${flag}`);
   });
 });

@@ -65,7 +65,7 @@ it('the bundle holds zod with its English messages only, not its ~50 locales', (
   const skip = staleBuild();
   if (skip) return ctx.skip(skip);
   const cli = join(MAIN, '..');
-  const chunks = readdirSync(cli).filter((f) => f.startsWith('bundle-') && f.endsWith('.js'));
+  const chunks = readdirSync(cli).filter((f) => (f.startsWith('bundle-') && f.endsWith('.js')) || (f.startsWith('cached-') && f.endsWith('.cjs')));
   const text = chunks.map((f) => readFileSync(join(cli, f), 'utf8')).join('\n');
   expect(text).toContain('node_modules/zod/v4/locales/en.js');
   expect(text).not.toContain('node_modules/zod/v4/locales/de.js');
@@ -92,4 +92,18 @@ it('teamd top loads React only for the terminal dashboard (its production build:
   const r = loadsOf('top'); // not a terminal: the status text
   expect(r.stdout).toContain('tasks:');
   expect(r.cjs.filter((p) => /node_modules[\\/](react|react-reconciler)[\\/]/.test(p))).toEqual([]);
+});
+
+it('teamd status and teamd agent run from their code-cached CommonJS bundle: no ES module chunk of the CLI, no pino, no ink', (ctx) => {
+  const skip = staleBuild();
+  if (skip) return ctx.skip(skip);
+  for (const args of [['status'], ['agent', '--help']]) {
+    const r = spawnSync(process.execPath, ['--import', TRACE, MAIN, ...args], { cwd: dir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const esm = r.stderr.split('\n').filter((l) => l.startsWith('ESM ')).map((l) => l.split(' ')[2]!);
+    const cjs = r.stderr.split('\n').filter((l) => l.startsWith('CJS ')).map((l) => l.slice(4));
+    expect(esm.filter((u) => /dist\/cli\/(main-esm|bundle-)/.test(u)), args.join(' ')).toEqual([]);
+    expect(esm.filter((u) => u.endsWith('/dist/cli/main.js'))).toHaveLength(1); // the launcher is the only ES module of the CLI
+    expect(cjs.filter((p) => /node_modules[\\/](pino|ink)[\\/]/.test(p))).toEqual([]);
+  }
 });

@@ -1,0 +1,159 @@
+/**
+ * A V8 code cache for a CommonJS bundle of the CLI (Node 20 has no
+ * `module.enableCompileCache()`; an ES module cannot be given cached data
+ * without `--experimental-vm-modules`). The bundle is compiled with
+ * `vm.Script` and `cachedData`; the cache is written when the process exits,
+ * so it holds the functions the run compiled lazily as well, which is most
+ * of what a start compiles. V8 checks the data against the source, its
+ * version and its flags and rejects what does not fit: then the bundle is
+ * compiled from source and the cache written again. A cache that cannot be
+ * read or written is no error; it is only slower.
+ *
+ * Imports Node's built-in modules only: this runs before the bundle.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
+
+/** What the run found: `hit` (used), `miss` (none yet), `rejected` (V8 refused it), `off` (TEAMD_NO_CODE_CACHE=1). */
+export type CacheOutcome = 'hit' | 'miss' | 'rejected' | 'off';
+
+export interface CachedBundle {
+  /** The bundle's `module.exports`. */
+  exports: Record<string, unknown>;
+  outcome: CacheOutcome;
+}
+
+/**
+ * The folders a cache may live in, first choice first: `TEAMD_CODE_CACHE_DIR`
+ * alone when set; else next to the bundle (an installed teamd is shared by
+ * its users' runs), then the user's cache folder (when the install is not
+ * writable).
+ */
+export function cacheDirs(bundleDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (env.TEAMD_CODE_CACHE_DIR) return [env.TEAMD_CODE_CACHE_DIR];
+  const userCache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  return [join(bundleDir, '.code-cache'), join(userCache, 'teamd', 'code-cache')];
+}
+
+/**
+ * The cache's file name: the bundle's build hash and its file's modification
+ * time, Node's version and the CPU (V8's data is for one of each). V8 itself
+ * checks only the source's length: it runs the cached code of another source
+ * of the same length (test/cli/code-cache.test.ts), so the name must tell
+ * bundles apart — the hash a rebuild, the time an edit in place.
+ */
+export const cacheName = (bundleHash: string, mtimeMs: number): string =>
+  `${bundleHash}-${Math.trunc(mtimeMs).toString(36)}-${process.version}-${process.arch}.bin`;
+
+function readFirst(files: string[]): Buffer | undefined {
+  for (const file of files) {
+    try {
+      return readFileSync(file);
+    } catch {
+      // not there (or unreadable): the next folder
+    }
+  }
+  return undefined;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // its folder is not one (ENOTDIR) or not ours: nothing was left there
+  }
+}
+
+/** Caches not written for this long are removed when a new one is written (other builds, older Nodes). */
+const PRUNE_AFTER_MS = 30 * 24 * 3600_000;
+
+/** Removes the `.bin` files in `folder` older than PRUNE_AFTER_MS (a miss is rare: this runs seldom). */
+export function pruneOld(folder: string, now = Date.now()): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((n) => n.endsWith('.bin'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = join(folder, name);
+    try {
+      if (now - statSync(file).mtimeMs > PRUNE_AFTER_MS) removeQuietly(file);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/** Writes `data` to the first folder that takes it, atomically (a reader sees the old file or the new one). */
+export function writeCache(files: string[], data: Buffer): string | undefined {
+  for (const file of files) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(tmp, data);
+      renameSync(tmp, file);
+      pruneOld(dirname(file));
+      return file;
+    } catch {
+      removeQuietly(tmp);
+    }
+  }
+  return undefined;
+}
+
+/** The first word that is not an option, as src/cli/main.ts finds it. */
+const commandOf = (argv: readonly string[]): string | undefined => argv.slice(2).find((a) => !a.startsWith('-'));
+
+/** The CommonJS bundle (in `dir`) and hash of the command `argv` runs, or undefined when it has none. */
+export function cachedBundleOf(argv: readonly string[], bundles: Record<string, string>, dir: string): { file: string; hash: string } | undefined {
+  const command = commandOf(argv);
+  if (command === undefined || !Object.hasOwn(bundles, command)) return undefined;
+  return { file: join(dir, `cached-${command}.cjs`), hash: bundles[command]! };
+}
+
+export interface LoadOptions {
+  /** The CommonJS bundle. */
+  file: string;
+  /** A hash of the bundle's text, written by the build (the cache's key). */
+  hash: string;
+  /** `import.meta` as the bundle's ES modules would see it from the bundle's folder. */
+  importMeta: { url: string; resolve: (specifier: string) => string };
+  require: NodeJS.Require;
+  /** False to make no cache in this run (help: it compiles little of what a real run needs). */
+  write?: boolean;
+  /** Called just before the cache is made at exit (to put back V8 flags the run changed: they are part of V8's check). */
+  beforeWrite?: () => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+const WRAPPER = '(function (exports, require, module, __filename, __dirname, __teamdImportMeta) {';
+
+/** Compiles and runs the bundle with the cache when there is one; makes the cache at exit when there was none. */
+export function loadCachedBundle(o: LoadOptions): CachedBundle {
+  const env = o.env ?? process.env;
+  const off = env.TEAMD_NO_CODE_CACHE === '1';
+  const name = cacheName(o.hash, statSync(o.file).mtimeMs);
+  const files = cacheDirs(dirname(o.file), env).map((d) => join(d, name));
+  const cachedData = off ? undefined : readFirst(files);
+  // esbuild keeps the entry's `#!` line, which is no JavaScript inside the wrapper
+  const source = readFileSync(o.file, 'utf8').replace(/^#!.*/, '');
+  const script = new vm.Script(`${WRAPPER}${source}\n})`, {
+    filename: o.file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const outcome: CacheOutcome = off ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  if ((outcome === 'miss' || outcome === 'rejected') && o.write !== false)
+    process.once('exit', (code) => {
+      if (code !== 0) return; // a failed run compiled only part of a run's code: the next one makes the cache
+      o.beforeWrite?.();
+      writeCache(files, script.createCachedData());
+    });
+  const module = { exports: {} as Record<string, unknown> };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run(module.exports, o.require, module, o.file, dirname(o.file), o.importMeta);
+  return { exports: module.exports, outcome };
+}
