@@ -12,11 +12,11 @@
  * The file is sealed (board-cache-file.ts): a matching seal means its tasks
  * were checked against the schema when read, so they are not checked again.
  */
-import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.js';
 import { teamPaths } from '../paths.js';
 import { readSealed, sealedText, type Entry } from './board-cache-file.js';
+import { fileStamp, SETTLED_MS } from './board-stamps.js';
 import type { TaskRead } from './task-files.js';
 import type { TaskReadCache } from './types.js';
 
@@ -25,14 +25,10 @@ const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 export const boardCacheOf = (repoRoot: string): string => join(teamPaths(repoRoot).state, 'board-cache.json');
 
-/** How old a file's mtime must be before its read is kept (well above any file system's time tick). */
-const SETTLED_MS = 1_000;
-
 /** The stamp of a plain file and whether it is settled (a link, a FIFO or a missing file has none: always read). */
 function stampOf(file: string, now: number): { stamp: string; settled: boolean } | null {
-  const st = lstatSync(file, { throwIfNoEntry: false });
-  if (!st?.isFile()) return null;
-  return { stamp: `${st.ino}:${st.size}:${st.mtimeMs}`, settled: now - st.mtimeMs >= SETTLED_MS };
+  const found = fileStamp(file);
+  return found && { stamp: found.stamp, settled: now - found.mtimeMs >= SETTLED_MS };
 }
 
 /**
