@@ -141,7 +141,7 @@ export async function saveStatusBoard(
   tasks: readonly Task[],
   section: TaskSection,
 ): Promise<void> {
-  if (check.stamps === null || !check.stamps.settled) return;
+  if (check.stamps === null || !check.stamps.settled || section.list.length === 0) return;
   // A blocker that is not a valid live task is looked up in the archive (task-index.ts), even with a broken live file.
   const valid = new Set(tasks.map((t) => t.id));
   const archived = new Map<string, string>();

@@ -116,7 +116,7 @@ async function boardSection(repoRoot: string): Promise<TeamStatus['tasks']> {
   const began = Date.now();
   const check = checkStatusBoard(repoRoot, began);
   if (check.kept) return check.kept;
-  const readCache = BoardReadCache.forRepo(repoRoot);
+  const readCache = BoardReadCache.forRepo(repoRoot, check.stamps?.files);
   const store = await TaskStore.open(repoRoot, { normalise: false, readCache });
   await readCache.save();
   const section = taskSection(store);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.js';
 import { teamPaths } from '../paths.js';
 import { readSealed, sealedText, type Entry } from './board-cache-file.js';
-import { fileStamp, SETTLED_MS } from './board-stamps.js';
+import { fileStamp, SETTLED_MS, type BoardStamps } from './board-stamps.js';
 import type { TaskRead } from './task-files.js';
 import type { TaskReadCache } from './types.js';
 
@@ -44,6 +44,9 @@ export class BoardReadCache implements TaskReadCache {
   private readonly stamps = new Map<string, string>();
   private misses = 0;
 
+  /** Stamps taken before this read began (a status's: see board-stamps.ts): no second `lstat` for those files. */
+  private known: BoardStamps['files'] = new Map();
+
   constructor(
     private readonly tasksDir: string,
     private readonly cacheFile: string | null,
@@ -52,12 +55,14 @@ export class BoardReadCache implements TaskReadCache {
     this.fromFile = cacheFile === null ? new Map() : readSealed(cacheFile, MAX_CACHE_BYTES);
   }
 
-  static forRepo(repoRoot: string): BoardReadCache {
-    return new BoardReadCache(teamPaths(repoRoot).tasks, boardCacheOf(repoRoot));
+  static forRepo(repoRoot: string, known?: BoardStamps['files']): BoardReadCache {
+    const cache = new BoardReadCache(teamPaths(repoRoot).tasks, boardCacheOf(repoRoot));
+    if (known) cache.known = known;
+    return cache;
   }
 
   get(stem: string): TaskRead | undefined {
-    const found = stampOf(join(this.tasksDir, `${stem}.json`), this.now());
+    const found = this.stampOf(stem);
     if (found === null) return undefined;
     if (found.settled) this.stamps.set(stem, found.stamp);
     const entry = this.entryOf(stem);
@@ -89,7 +94,15 @@ export class BoardReadCache implements TaskReadCache {
     this.fromFile = new Map();
     this.next = new Map();
     this.stamps.clear();
+    this.known = new Map();
     this.misses = 0;
+  }
+
+  private stampOf(stem: string): { stamp: string; settled: boolean } | null {
+    const now = this.now();
+    const known = this.known.get(stem);
+    if (known) return { stamp: known.stamp, settled: now - known.mtimeMs >= SETTLED_MS };
+    return stampOf(join(this.tasksDir, `${stem}.json`), now);
   }
 
   private entryOf(stem: string): Entry | undefined {

@@ -20,6 +20,13 @@ export function fileStamp(file: string): { stamp: string; mtimeMs: number } | nu
   return { stamp: `${st.ino}:${st.size}:${st.mtimeMs}`, mtimeMs: st.mtimeMs };
 }
 
+/** `files`: each stem's stamp and mtime, for a read of the board that follows (board-cache.ts). */
+export interface BoardStamps {
+  digest: string;
+  settled: boolean;
+  files: Map<string, { stamp: string; mtimeMs: number }>;
+}
+
 /**
  * The stamps of every `*.json` entry of a task folder (as `listStems` lists
  * them), as one SHA-256: `stem stamp` lines in the folder's order. Two equal
@@ -30,7 +37,7 @@ export function fileStamp(file: string): { stamp: string; mtimeMs: number } | nu
  * stamp: git's "racy" entries). Null when the folder is not a plain folder or
  * an entry is not a plain file: such a board is always read.
  */
-export function boardStamps(folder: string, now: number): { digest: string; settled: boolean } | null {
+export function boardStamps(folder: string, now: number): BoardStamps | null {
   const self = lstatSync(folder, { throwIfNoEntry: false });
   if (!self?.isDirectory()) return null;
   let names: string[];
@@ -40,13 +47,16 @@ export function boardStamps(folder: string, now: number): { digest: string; sett
     return null;
   }
   const hash = createHash('sha256');
+  const files = new Map<string, { stamp: string; mtimeMs: number }>();
   let settled = true;
   for (const name of names) {
     if (!name.endsWith('.json') || name.length <= 5 || name.startsWith('.')) continue;
     const st = lstatSync(`${folder}/${name}`, { throwIfNoEntry: false });
     if (!st?.isFile()) return null;
-    hash.update(`${name}\0${st.ino}:${st.size}:${st.mtimeMs}\n`);
+    const stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    hash.update(`${name}\0${stamp}\n`);
+    files.set(name.slice(0, -5), { stamp, mtimeMs: st.mtimeMs });
     settled &&= now - st.mtimeMs >= SETTLED_MS;
   }
-  return { digest: hash.digest('hex'), settled };
+  return { digest: hash.digest('hex'), settled, files };
 }
