@@ -78,8 +78,11 @@ const SCHEMA_FIELDS = LINE_FIELDS.join(',');
 const sealOf = (body: string): string =>
   createHash('sha256').update(`${FORMAT}\n${SCHEMA_FIELDS}\n`).update(body).digest('hex');
 
-/** The file's text for a body (its JSON): the seal line, then the body. */
-export const sealStatusBoard = (body: string): string => `${JSON.stringify({ format: FORMAT, seal: sealOf(body) })}\n${body}`;
+/** The first line: the format, the board's digest (a changed board is told before the body is parsed) and the seal. */
+const headOf = (board: string, body: string): string => JSON.stringify({ format: FORMAT, board, seal: sealOf(body) });
+
+/** The file's text for a body (its JSON, with `board` its digest): the first line, then the body. */
+export const sealStatusBoard = (body: string, board: string): string => `${headOf(board, body)}\n${body}`;
 
 export const statusBoardOf = (repoRoot: string): string => `${teamPaths(repoRoot).state}/status-board.json`;
 
@@ -94,7 +97,7 @@ export function checkStatusBoard(repoRoot: string, now: number): BoardCheck {
   const tasks = teamPaths(repoRoot).tasks;
   const stamps = boardStamps(tasks, now);
   if (stamps === null) return { stamps, kept: null };
-  const body = readBody(statusBoardOf(repoRoot));
+  const body = readBody(statusBoardOf(repoRoot), stamps.digest);
   const same =
     body !== null &&
     body.board === stamps.digest &&
@@ -102,12 +105,12 @@ export function checkStatusBoard(repoRoot: string, now: number): BoardCheck {
   return { stamps, kept: same ? body.tasks : null };
 }
 
-function readBody(file: string): Body | null {
+function readBody(file: string, board: string): Body | null {
   const read = readTeamFileSync(file, 'status board', MAX_BYTES);
-  if (read.kind !== 'text') return null;
+  if (read.kind !== 'text' || !read.text.startsWith(headOf(board, '').slice(0, -66))) return null;
   const cut = read.text.indexOf('\n');
   const body = read.text.slice(cut + 1);
-  if (cut < 0 || read.text.slice(0, cut) !== JSON.stringify({ format: FORMAT, seal: sealOf(body) })) return null;
+  if (cut < 0 || read.text.slice(0, cut) !== headOf(board, body)) return null;
   try {
     const parsed = BodySchema.safeParse(JSON.parse(body));
     return parsed.success ? parsed.data : null;
@@ -152,6 +155,6 @@ export async function saveStatusBoard(
     archived.set(id, stamp);
   }
   const body = JSON.stringify({ board: check.stamps.digest, archived: Object.fromEntries(archived), tasks: section });
-  const text = sealStatusBoard(body);
+  const text = sealStatusBoard(body, check.stamps.digest);
   if (text.length <= MAX_BYTES) await writeFileAtomic(statusBoardOf(repoRoot), text, { durable: false }).catch(() => undefined);
 }

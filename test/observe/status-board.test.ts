@@ -65,7 +65,7 @@ it('takes the kept section while no file changed, and gives the same JSON and te
   // Forged under a valid seal: only a hit shows it (the board's files are as they were).
   const body = keptBody();
   (body.tasks as { list: { subject: string }[] }).list[0]!.subject = 'from the kept file';
-  writeFileSync(statusBoardOf(repo.root), sealStatusBoard(JSON.stringify(body)));
+  writeFileSync(statusBoardOf(repo.root), sealStatusBoard(JSON.stringify(body), String(body.board)));
   expect((await shown()).list[0]!.subject).toBe('from the kept file');
   // Back to the honest file: text and JSON exactly as a plain read prints them.
   rmSync(statusBoardOf(repo.root));
@@ -124,7 +124,7 @@ it('ignores a broken, truncated, unsealed, forged-shape or hostile kept file', a
   ];
   const variants = [
     'garbage', '', '\n', good.slice(0, -5), good.split('\n')[1]!, `${good}x`, `{"format":"x"}\n${good.split('\n')[1]!}`,
-    ...badShapes.map((b) => sealStatusBoard(JSON.stringify(b))),
+    ...badShapes.map((b) => sealStatusBoard(JSON.stringify(b), String(body.board))),
   ];
   for (const text of variants) {
     writeFileSync(statusBoardOf(repo.root), text);
