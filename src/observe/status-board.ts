@@ -24,7 +24,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../store/atomic.js';
 import { teamPaths } from '../store/paths.js';
 import { ARCHIVE_FOLDER } from '../store/tasks/archive.js';
-import { boardStamps, SETTLED_MS } from '../store/tasks/board-stamps.js';
+import { boardStamps, SETTLED_MS, stampText } from '../store/tasks/board-stamps.js';
 import { readTeamFileSync } from '../store/team-file.js';
 import { TaskStatusSchema, type Task, type TaskStatus } from '../store/types.js';
 
@@ -33,7 +33,10 @@ const FORMAT = 'teamd-status-board/1';
 const MAX_BYTES = 64 * 1024 * 1024;
 
 const ProblemSchema = z.object({ file: z.string(), field: z.string().optional(), message: z.string() });
-/** One task line of `TeamStatus['tasks']` (status.ts). */
+/**
+ * One task line of `TeamStatus['tasks']` (status.ts). `reason`: why a failed
+ * task failed (its result's error, else its summary); null for the other statuses.
+ */
 export interface TaskLine {
   id: string;
   subject: string;
@@ -129,7 +132,7 @@ function archivedStamp(tasksFolder: string, id: string, before: number): string 
   const st = lstatSync(`${tasksFolder}/${ARCHIVE_FOLDER}/${id}.json`, { throwIfNoEntry: false });
   if (st === undefined) return 'missing';
   if (!st.isFile() || before - st.mtimeMs < SETTLED_MS) return null;
-  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  return stampText(st);
 }
 
 /**

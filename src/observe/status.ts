@@ -12,7 +12,7 @@ import { CronStore } from '../store/cron/index.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { summaryCacheOf } from '../store/mailbox/archive-summary.js';
 import { BoardReadCache } from '../store/tasks/board-cache.js';
-import { checkStatusBoard, saveStatusBoard } from './status-board.js';
+import { checkStatusBoard, saveStatusBoard, type TaskLine } from './status-board.js';
 import { TaskStore } from '../store/tasks/index.js';
 import { teamFolderProblems } from '../store/team-folders.js';
 import { recentHookFailures } from '../hooks/failure-log.js';
@@ -38,17 +38,8 @@ export interface TeamStatus {
   }[];
   tasks: {
     counts: Record<TaskStatus, number>;
-    /** `reason`: why a failed task failed (its result's error, else its summary); null for the other statuses. */
-    list: {
-      id: string;
-      subject: string;
-      status: TaskStatus;
-      owner: string | null;
-      waitingFor: string[];
-      ready: boolean;
-      merge: string | null;
-      reason: string | null;
-    }[];
+    /** One line per task (see `TaskLine`). */
+    list: TaskLine[];
     problems: FileProblem[];
   };
   inboxes: Record<string, number>;

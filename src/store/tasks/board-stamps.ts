@@ -13,11 +13,14 @@ import { lstatSync, readdirSync } from 'node:fs';
 /** How old a file's mtime must be before what was read from it is kept (above any file system's time tick). */
 export const SETTLED_MS = 1_000;
 
+/** The stamp of a file's stat: enough to tell that it was replaced or rewritten. */
+export const stampText = (st: { ino: number; size: number; mtimeMs: number }): string => `${st.ino}:${st.size}:${st.mtimeMs}`;
+
 /** A plain file's stamp, or null (a link, a FIFO, a folder or a missing file has none: always read). */
 export function fileStamp(file: string): { stamp: string; mtimeMs: number } | null {
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (!st?.isFile()) return null;
-  return { stamp: `${st.ino}:${st.size}:${st.mtimeMs}`, mtimeMs: st.mtimeMs };
+  return { stamp: stampText(st), mtimeMs: st.mtimeMs };
 }
 
 /** `files`: each stem's stamp and mtime, for a read of the board that follows (board-cache.ts). */
@@ -53,7 +56,7 @@ export function boardStamps(folder: string, now: number): BoardStamps | null {
     if (!name.endsWith('.json') || name.length <= 5 || name.startsWith('.')) continue;
     const st = lstatSync(`${folder}/${name}`, { throwIfNoEntry: false });
     if (!st?.isFile()) return null;
-    const stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    const stamp = stampText(st);
     hash.update(`${name}\0${stamp}\n`);
     files.set(name.slice(0, -5), { stamp, mtimeMs: st.mtimeMs });
     settled &&= now - st.mtimeMs >= SETTLED_MS;
