@@ -12,6 +12,7 @@ import { CronStore } from '../store/cron/index.js';
 import { MailboxStore } from '../store/mailbox/index.js';
 import { summaryCacheOf } from '../store/mailbox/archive-summary.js';
 import { BoardReadCache } from '../store/tasks/board-cache.js';
+import { checkStatusBoard, saveStatusBoard, type TaskLine } from './status-board.js';
 import { TaskStore } from '../store/tasks/index.js';
 import { teamFolderProblems } from '../store/team-folders.js';
 import { recentHookFailures } from '../hooks/failure-log.js';
@@ -37,17 +38,8 @@ export interface TeamStatus {
   }[];
   tasks: {
     counts: Record<TaskStatus, number>;
-    /** `reason`: why a failed task failed (its result's error, else its summary); null for the other statuses. */
-    list: {
-      id: string;
-      subject: string;
-      status: TaskStatus;
-      owner: string | null;
-      waitingFor: string[];
-      ready: boolean;
-      merge: string | null;
-      reason: string | null;
-    }[];
+    /** One line per task (see `TaskLine`). */
+    list: TaskLine[];
     problems: FileProblem[];
   };
   inboxes: Record<string, number>;
@@ -97,7 +89,7 @@ export async function readTeamStatus(
   return {
     lead: { running: pid !== null, pid, paused: pid !== null ? readPause(repoRoot) : null },
     teammates,
-    tasks: taskSection(tasks ?? (await openBoard(repoRoot))),
+    tasks: tasks ? taskSection(tasks) : await boardSection(repoRoot),
     inboxes: await mailbox.inboxSizes(),
     cron: cron.jobs,
     merges: await mergeSection(repoRoot, config),
@@ -106,12 +98,21 @@ export async function readTeamStatus(
   };
 }
 
-/** The board for a one-shot status: task files unchanged since the last status come from its cache. */
-async function openBoard(repoRoot: string): Promise<TaskStore> {
-  const readCache = BoardReadCache.forRepo(repoRoot);
+/**
+ * The task section for a one-shot status: the last one's when no task file
+ * changed since (status-board.ts), else the board read again — task files
+ * unchanged since the last status come from its cache (board-cache.ts).
+ */
+async function boardSection(repoRoot: string): Promise<TeamStatus['tasks']> {
+  const began = Date.now();
+  const check = checkStatusBoard(repoRoot, began);
+  if (check.kept) return check.kept;
+  const readCache = BoardReadCache.forRepo(repoRoot, check.stamps?.files);
   const store = await TaskStore.open(repoRoot, { normalise: false, readCache });
   await readCache.save();
-  return store;
+  const section = taskSection(store);
+  await saveStatusBoard(repoRoot, check, began, store.list(), section);
+  return section;
 }
 
 /** Recent hooks that could not start (or failed): a hook that blocks nothing must still be seen. */

@@ -12,11 +12,11 @@
  * The file is sealed (board-cache-file.ts): a matching seal means its tasks
  * were checked against the schema when read, so they are not checked again.
  */
-import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.js';
 import { teamPaths } from '../paths.js';
 import { readSealed, sealedText, type Entry } from './board-cache-file.js';
+import { fileStamp, SETTLED_MS, type BoardStamps } from './board-stamps.js';
 import type { TaskRead } from './task-files.js';
 import type { TaskReadCache } from './types.js';
 
@@ -25,14 +25,10 @@ const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 export const boardCacheOf = (repoRoot: string): string => join(teamPaths(repoRoot).state, 'board-cache.json');
 
-/** How old a file's mtime must be before its read is kept (well above any file system's time tick). */
-const SETTLED_MS = 1_000;
-
 /** The stamp of a plain file and whether it is settled (a link, a FIFO or a missing file has none: always read). */
 function stampOf(file: string, now: number): { stamp: string; settled: boolean } | null {
-  const st = lstatSync(file, { throwIfNoEntry: false });
-  if (!st?.isFile()) return null;
-  return { stamp: `${st.ino}:${st.size}:${st.mtimeMs}`, settled: now - st.mtimeMs >= SETTLED_MS };
+  const found = fileStamp(file);
+  return found && { stamp: found.stamp, settled: now - found.mtimeMs >= SETTLED_MS };
 }
 
 /**
@@ -48,6 +44,9 @@ export class BoardReadCache implements TaskReadCache {
   private readonly stamps = new Map<string, string>();
   private misses = 0;
 
+  /** Stamps taken before this read began (a status's: see board-stamps.ts): no second `lstat` for those files. */
+  private known: BoardStamps['files'] = new Map();
+
   constructor(
     private readonly tasksDir: string,
     private readonly cacheFile: string | null,
@@ -56,12 +55,14 @@ export class BoardReadCache implements TaskReadCache {
     this.fromFile = cacheFile === null ? new Map() : readSealed(cacheFile, MAX_CACHE_BYTES);
   }
 
-  static forRepo(repoRoot: string): BoardReadCache {
-    return new BoardReadCache(teamPaths(repoRoot).tasks, boardCacheOf(repoRoot));
+  static forRepo(repoRoot: string, known?: BoardStamps['files']): BoardReadCache {
+    const cache = new BoardReadCache(teamPaths(repoRoot).tasks, boardCacheOf(repoRoot));
+    if (known) cache.known = known;
+    return cache;
   }
 
   get(stem: string): TaskRead | undefined {
-    const found = stampOf(join(this.tasksDir, `${stem}.json`), this.now());
+    const found = this.stampOf(stem);
     if (found === null) return undefined;
     if (found.settled) this.stamps.set(stem, found.stamp);
     const entry = this.entryOf(stem);
@@ -93,7 +94,15 @@ export class BoardReadCache implements TaskReadCache {
     this.fromFile = new Map();
     this.next = new Map();
     this.stamps.clear();
+    this.known = new Map();
     this.misses = 0;
+  }
+
+  private stampOf(stem: string): { stamp: string; settled: boolean } | null {
+    const now = this.now();
+    const known = this.known.get(stem);
+    if (known) return { stamp: known.stamp, settled: now - known.mtimeMs >= SETTLED_MS };
+    return stampOf(join(this.tasksDir, `${stem}.json`), now);
   }
 
   private entryOf(stem: string): Entry | undefined {
