@@ -4,7 +4,8 @@
  * takes to load src/cli/main.ts (0.2 s against 0.9 s idle, 2.5 s on a loaded
  * 2-core machine), and it is the same code whenever it is newer than every
  * file of src/ (`npm ci` builds it: the `prepare` script). A stale or
- * missing build falls back to tsx on src/, so a test never runs old code.
+ * missing build falls back to tsx on src/, so a test never runs old code;
+ * TEAMD_TEST_CLI=src forces tsx on src/ (to compare, or to debug src/).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ function newestIn(dir: string): number {
 let fresh: boolean | undefined;
 /** Whether dist/cli/main.js is newer than every file of src/ (checked once per test process). */
 export function builtCliIsFresh(): boolean {
-  fresh ??= existsSync(BUILT) && statSync(BUILT).mtimeMs >= newestIn(join(ROOT, 'src'));
+  fresh ??= process.env.TEAMD_TEST_CLI !== 'src' && existsSync(BUILT) && statSync(BUILT).mtimeMs >= newestIn(join(ROOT, 'src'));
   return fresh;
 }
 
