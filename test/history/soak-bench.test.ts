@@ -1,12 +1,15 @@
 /**
- * The soak bench in its tiny mode (from src/, small history, 2 s of `top`):
- * it runs to the end and prints every column and target. No number is
- * asserted: benchmarks never fail on a number.
+ * The soak bench in its tiny mode (small history, 2 s of `top`): it runs to
+ * the end and prints every column and target. No number is asserted:
+ * benchmarks never fail on a number. It drives the fresh build (dist/, what
+ * users run) when there is one, else src/ through tsx (`--src`): see
+ * test/support/teamd-cli.ts.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TSX_LOADER } from '../support/race/spawn-ts.js';
+import { builtCliIsFresh } from '../support/teamd-cli.js';
 
 const BENCH = fileURLToPath(new URL('../../bench/soak/index.ts', import.meta.url));
 
@@ -15,7 +18,7 @@ describe('bench/soak --tiny', () => {
     const out = await new Promise<string>((resolve, reject) =>
       execFile(
         process.execPath,
-        ['--import', TSX_LOADER, BENCH, '--tiny', '--src'],
+        ['--import', TSX_LOADER, BENCH, '--tiny', ...(builtCliIsFresh() ? [] : ['--src'])],
         { timeout: 170_000 },
         (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
       ),
