@@ -7,29 +7,17 @@
  * missing build falls back to tsx on src/, so a test never runs old code;
  * TEAMD_TEST_CLI=src forces tsx on src/ (to compare, or to debug src/).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { MAIN as BUILT, ROOT, staleBuild } from '../package/support/built.js';
 import { TSX_LOADER } from './race/spawn-ts.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT = join(ROOT, 'dist', 'cli', 'main.js');
 /** The CLI's TypeScript entry point. */
 export const CLI_SOURCE = join(ROOT, 'src', 'cli', 'main.ts');
-
-function newestIn(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 let fresh: boolean | undefined;
 /** Whether dist/cli/main.js is newer than every file of src/ (checked once per test process). */
 export function builtCliIsFresh(): boolean {
-  fresh ??= process.env.TEAMD_TEST_CLI !== 'src' && existsSync(BUILT) && statSync(BUILT).mtimeMs >= newestIn(join(ROOT, 'src'));
+  fresh ??= process.env.TEAMD_TEST_CLI !== 'src' && staleBuild() === null;
   return fresh;
 }
 
