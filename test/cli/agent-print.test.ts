@@ -8,15 +8,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { echoMcpServer, RECORD_HOOK } from '../interop/scripts.js';
 import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js';
 import type { FakeAnthropicServer } from '../../src/model/fake-server/types.js';
-import { TSX_LOADER } from '../support/race/spawn-ts.js';
+import { teamdArgs } from '../support/teamd-cli.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** Each test has its own server and folder; the CLI is pointed at the server through its environment. */
 const servers = new Map<string, FakeAnthropicServer>();
 async function setup(options: Parameters<typeof startFakeAnthropicServer>[0]) {
@@ -45,7 +43,7 @@ function agent(cwd: string, args: string[], stdin = ''): Promise<Ran> {
   return new Promise((resolve) => {
     const url = servers.get(cwd)!.url;
     const env = { ...process.env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test-key' };
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, 'agent', ...args], { cwd, env });
+    const child = spawn(process.execPath, teamdArgs('agent', ...args), { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

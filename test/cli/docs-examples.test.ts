@@ -2,7 +2,7 @@
  * Every command example in README.md and docs/*.md is run, so the docs cannot
  * drift from the CLI again: each ```sh block's `teamd …` lines run in order
  * in a fresh git repository (after `teamd init`, with a copy of examples/),
- * through bash and a `teamd` on PATH that runs src/cli/main.ts, with no API
+ * through bash and a `teamd` on PATH that runs the CLI (test/support/teamd-cli.ts), with no API
  * key, and must exit 0. Lines that cannot run here are in
  * docs-examples.skip.json with the reason. Each ```json block that is a
  * script (`steps` or `rules`) must load, and may only call real tools with
@@ -19,11 +19,10 @@ import { toolCallProblem } from '../../src/model/scripted/tool-check.js';
 import { cronTools } from '../../src/tools/cron/index.js';
 import { builtinTools, toolDefinition } from '../../src/tools/index.js';
 import { teamTools } from '../../src/teammate/tools/index.js';
-import { TSX_LOADER } from '../support/race/spawn-ts.js';
+import { teamdArgs } from '../support/teamd-cli.js';
 import { docBlocks, docCommands, type DocCommand } from './support/doc-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = join(ROOT, 'src/cli/main.ts');
 
 interface SkipEntry {
   command: string;
@@ -50,7 +49,7 @@ beforeAll(async () => {
   const shim = join(bin, 'teamd');
   await writeFile(
     shim,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX_LOADER)} ${JSON.stringify(MAIN)} "$@"\n`,
+    `#!/bin/sh\nexec ${[process.execPath, ...teamdArgs()].map((a) => JSON.stringify(a)).join(' ')} "$@"\n`,
   );
   await chmod(shim, 0o755);
 });

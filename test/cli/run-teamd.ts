@@ -1,8 +1,5 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { TSX_LOADER } from '../support/race/spawn-ts.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+import { teamdArgs } from '../support/teamd-cli.js';
 
 export interface TeamdRun {
   code: number;
@@ -10,12 +7,12 @@ export interface TeamdRun {
   stderr: string;
 }
 
-/** Runs `node --import tsx src/cli/main.ts ...args` in `cwd`, as a user would run `teamd`. */
+/** Runs `teamd ...args` (test/support/teamd-cli.ts) in `cwd`, as a user would. */
 export function teamd(cwd: string, ...args: string[]): Promise<TeamdRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', TSX_LOADER, MAIN, ...args],
+      teamdArgs(...args),
       { cwd, timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;

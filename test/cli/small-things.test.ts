@@ -1,15 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeDefaultConfig } from '../../src/config/load.js';
 import { TaskStore } from '../../src/store/tasks/index.js';
-import { TSX_LOADER } from '../support/race/spawn-ts.js';
+import { teamdArgs } from '../support/teamd-cli.js';
 import { tempRepo } from '../store/temp-repo.js';
 import { errorLine, teamd } from './run-teamd.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 let dir: Awaited<ReturnType<typeof tempRepo>>;
 beforeEach(async () => {
@@ -53,7 +51,7 @@ describe('piping into head', () => {
         ),
       ),
     );
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, 'task', 'ls', '--json'], {
+    const child = spawn(process.execPath, teamdArgs('task', 'ls', '--json'), {
       cwd: dir.root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

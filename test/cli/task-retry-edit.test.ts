@@ -1,14 +1,11 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TaskStore } from '../../src/store/tasks/index.js';
-import { TSX_LOADER } from '../support/race/spawn-ts.js';
+import { teamdArgs } from '../support/teamd-cli.js';
 import { tempRepo } from '../store/temp-repo.js';
 import { errorLine, teamd, type TeamdRun } from './run-teamd.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 let repo: Awaited<ReturnType<typeof tempRepo>>;
 beforeEach(async () => {
@@ -25,7 +22,7 @@ function withStdin(input: string, ...args: string[]): Promise<TeamdRun> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', TSX_LOADER, MAIN, ...args, '--dir', repo.root],
+      teamdArgs(...args, '--dir', repo.root),
       { cwd: repo.root, timeout: 30_000 },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );

@@ -8,17 +8,15 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptInput } from '../../src/model/scripted/schema.js';
 import { Tmux } from '../dashboard/support/tmux.js';
 import { waitFor } from '../dashboard/support/fake-terminal.js';
 import { tasksOnDisk } from '../faults/support/files.js';
-import { TSX_LOADER } from '../support/race/spawn-ts.js';
+import { teamdArgs } from '../support/teamd-cli.js';
 import { spawnCli, waitForOutput } from './support/cli.js';
 import { makeTeamRepo, type TeamRepo } from './support/harness.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 let repo: TeamRepo | undefined;
 let tmux: Tmux | undefined;
 afterEach(() => {
@@ -138,7 +136,7 @@ describe('--review-plan in a terminal', () => {
     tmux = new Tmux();
     tmux.start(
       'run',
-      `'${process.execPath}' --import '${TSX_LOADER}' '${MAIN}' run 'the goal' --review-plan --dir '${r.dir}' 2> '${r.dir}/err.txt'; echo $? > '${exitFile}'`,
+      `${[process.execPath, ...teamdArgs()].map((a) => `'${a}'`).join(' ')} run 'the goal' --review-plan --dir '${r.dir}' 2> '${r.dir}/err.txt'; echo $? > '${exitFile}'`,
       { columns: 160, rows: 40 },
     );
     return {

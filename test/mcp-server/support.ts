@@ -7,13 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
+import { CLI_SOURCE, teamdArgs } from '../support/teamd-cli.js';
 
-export const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+export const MAIN = CLI_SOURCE;
 
 export interface McpRepo {
   dir: string;
@@ -43,7 +43,7 @@ export interface McpSession extends AsyncDisposable {
 export async function connectStdio(dir: string, args: string[] = [], env: Record<string, string> = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', MAIN, 'mcp', '--dir', dir, ...args],
+    args: teamdArgs('mcp', '--dir', dir, ...args),
     env: { ...(process.env as Record<string, string>), ...env },
     stderr: 'pipe',
   });

@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+import { teamdArgs } from '../../support/teamd-cli.js';
 
 export interface CliRun {
   child: ChildProcess;
@@ -9,9 +7,9 @@ export interface CliRun {
   exited: Promise<number | null>;
 }
 
-/** The real CLI in its own process (`node --import tsx src/cli/main.ts …`). */
+/** The real CLI in its own process (test/support/teamd-cli.ts). */
 export function spawnCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, teamdArgs(...args), {
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
