@@ -13,7 +13,8 @@
  * costly), and with a young generation this small most of a first read's
  * short-lived objects are promoted into it. Its growth factor too is read each
  * time the limit is set, so a fixed 1.2 bounds it (20,000 sessions read: the
- * reader's largest RSS 125 → 92 MB; docs/DECISIONS.md, "teamd top's first read").
+ * reader's largest RSS 124 → 92 MB; docs/DECISIONS.md, "`teamd top`'s first
+ * read and idle refresh").
  */
 import { setFlagsFromString } from 'node:v8';
 
