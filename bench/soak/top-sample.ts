@@ -16,6 +16,9 @@ function cpuTicks(pid: number): number {
 const rssOf = (pid: number): number =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
+const hwmOf = (pid: number): number =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+
 const parentOf = (pid: string): number => {
   try {
     return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
@@ -36,6 +39,9 @@ function nodePid(panePid: number): number {
 export interface TopSample {
   cpuPercent: number;
   rssMB: number;
+  /** The kernel's high-water mark of the process's RSS (VmHWM), first read included; and VmRSS at the end. */
+  hwmMB: number;
+  lastRssMB: number;
   /** How long the first frame took to show. */
   firstFrameMs: number;
 }
@@ -66,7 +72,7 @@ export async function sampleTop(command: string[], repo: string, windowMs: numbe
     }
     const seconds = (performance.now() - t0) / 1000;
     const cpuPercent = ((cpuTicks(pid) - c0) / TICKS_PER_S / seconds) * 100;
-    return { cpuPercent, rssMB: rss, firstFrameMs };
+    return { cpuPercent, rssMB: rss, hwmMB: hwmOf(pid), lastRssMB: rssOf(pid), firstFrameMs };
   } finally {
     try {
       tmux('kill-server');

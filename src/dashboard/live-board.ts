@@ -15,6 +15,12 @@ export class LiveBoard {
   private openedAt = 0;
   private readonly dirty = new Set<string>();
   private everything = false;
+  /**
+   * Counts changes to the board handed out: a new read, or a file re-read
+   * into it. The same store at the same generation is the same board, so
+   * what a refresh derives from it (the graph's nodes) can be kept.
+   */
+  generation = 0;
   /** The whole re-read every minute opens only the files that changed since the last one. */
   private readonly reads: BoardReadCache;
 
@@ -37,11 +43,13 @@ export class LiveBoard {
       this.openedAt = now;
       this.everything = false;
       this.dirty.clear();
+      this.generation += 1;
       return this.store;
     }
     for (const name of [...this.dirty]) {
       this.dirty.delete(name);
-      await this.store.refresh(join(this.repoRoot, '.tasks', name));
+      const result = await this.store.refresh(join(this.repoRoot, '.tasks', name));
+      if (result.kind !== 'ignored') this.generation += 1;
     }
     return this.store;
   }

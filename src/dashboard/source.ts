@@ -99,7 +99,7 @@ export function createTeamSource(
   return {
     async load(): Promise<DashboardState> {
       const tasks = await board.current(watching?.has(join(repoRoot, '.tasks')) ?? false);
-      return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed, tasks });
+      return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed, tasks, tasksGeneration: board.generation });
     },
     watch(onChange) {
       let timer: NodeJS.Timeout | null = null;

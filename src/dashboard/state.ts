@@ -26,6 +26,8 @@ export interface ReadStateOptions {
   eventsKept?: number;
   /** The board, kept current by the caller (see source.ts); without it every task file is read. */
   tasks?: TaskStore;
+  /** The board's change count (live-board.ts): the same `tasks` at the same count gives the same nodes, not built again. */
+  tasksGeneration?: number;
   /** Keeps event reading incremental across refreshes; events it brings after its first read are `fresh`. */
   feed?: EventFeed;
 }
@@ -58,6 +60,18 @@ function teammateViews(
       stall: t.state === 'stalled' ? 'no_heartbeat' : progressStall ? 'no_progress' : null,
     };
   });
+}
+
+/** The nodes last built per board and its generation: at 10,000 tasks each build is 10,000 objects, a sort and the graph's depths. */
+const keptNodes = new WeakMap<TaskStore, { generation: number; nodes: TaskNode[] }>();
+
+function keptTaskNodes(store: TaskStore, generation: number | undefined): TaskNode[] {
+  if (generation === undefined) return taskNodes(store);
+  const kept = keptNodes.get(store);
+  if (kept?.generation === generation) return kept.nodes;
+  const nodes = taskNodes(store);
+  keptNodes.set(store, { generation, nodes });
+  return nodes;
 }
 
 function taskNodes(store: TaskStore): TaskNode[] {
@@ -123,7 +137,7 @@ export async function readDashboardState(
     now,
     lead: status.lead,
     teammates: teammateViews(status, stalls, cost, budget),
-    tasks: taskNodes(board),
+    tasks: keptTaskNodes(board, options.tasks ? options.tasksGeneration : undefined),
     taskCounts: status.tasks.counts,
     events: events.slice(-(options.eventsKept ?? 50)),
     eventCount: feed.count,

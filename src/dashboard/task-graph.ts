@@ -112,6 +112,20 @@ function fitLines(lines: readonly { line: Line; done: boolean }[], room: number)
  */
 export function taskGraphLines(tasks: readonly TaskNode[], height: number, width: number): Line[] {
   if (height <= 0) return [];
+  // Drawn twice a render (the layout asks how many lines it wants) and every refresh: the same nodes draw the same lines.
+  const key = `${height}x${width}`;
+  const sizes = drawn.get(tasks) ?? new Map<string, Line[]>();
+  const kept = sizes.get(key);
+  if (kept) return kept;
+  const lines = drawGraph(tasks, height, width);
+  if (sizes.size >= 4) sizes.clear(); // resizes: only the last few sizes are kept
+  drawn.set(tasks, sizes.set(key, lines));
+  return lines;
+}
+
+const drawn = new WeakMap<readonly TaskNode[], Map<string, Line[]>>();
+
+function drawGraph(tasks: readonly TaskNode[], height: number, width: number): Line[] {
   if (!tasks.length) return [[{ text: 'no tasks yet (teamd task add …)', tone: 'muted' }]];
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const statusOf = (id: string): TaskStatus | undefined => byId.get(id)?.status;

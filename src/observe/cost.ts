@@ -22,7 +22,7 @@ import {
   type SessionFileStat,
 } from './transcript-view.js';
 import { SessionListing } from './session-listing.js';
-import { readSessionFrom } from './transcript-files.js';
+import { readSessionFromSync } from './transcript-files.js';
 
 export const COST_GROUPINGS = ['teammate', 'task', 'model'] as const;
 export type CostGrouping = (typeof COST_GROUPINGS)[number];
@@ -141,6 +141,10 @@ function openSpends(s: Session, file: string, prices: PriceOverrides): Spend[] {
   }));
 }
 
+/** Files read synchronously between two turns of the event loop (a first read of 20,000 sessions stays responsive). */
+const READ_BATCH = 256;
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * Reads transcripts incrementally: each session file is read from where the
  * last call stopped (they are append-only), so `teamd top` can ask every
@@ -194,10 +198,12 @@ export class TranscriptSpendReader {
       }
       reused = false;
       const mine: Spend[] = [];
+      let read = 0;
       for (const stat of files) {
-        const s = await this.refresh(stat);
-        for (const spend of s.finished) mine.push(spend);
-        if (s.open.length) mine.push(...openSpends(s, stat.file, this.prices));
+        const s = this.refresh(stat);
+        if (s.read && ++read % READ_BATCH === 0) await yieldToLoop();
+        for (const spend of s.session.finished) mine.push(spend);
+        if (s.session.open.length) mine.push(...openSpends(s.session, stat.file, this.prices));
       }
       if (known) this.forgetGone(known.files, files);
       this.byAgent.set(agent, { files, spends: mine });
@@ -241,32 +247,35 @@ export class TranscriptSpendReader {
     return this.newest.get(agent);
   }
 
-  private async refresh({ file, size, mtime }: SessionFileStat): Promise<Session> {
+  /** The session brought up to date with its file; `read`: the file was opened. */
+  private refresh({ file, size, mtime }: SessionFileStat): { session: Session; read: boolean } {
     let s = this.sessions.get(file);
     if (!s) {
       s = { agent: basename(dirname(file)), offset: 0, size: -1, mtime: -1, runs: 0, finished: [], open: [], openTask: null };
       this.sessions.set(file, s);
     }
-    if (size === s.size && mtime === s.mtime) return s;
+    if (size === s.size && mtime === s.mtime) return { session: s, read: false };
     s.size = size;
     s.mtime = mtime;
-    const text = await readSessionFrom(file, s.offset);
+    const text = readSessionFromSync(file, s.offset);
     const end = text.lastIndexOf('\n') + 1;
     s.offset += Buffer.byteLength(text.slice(0, end));
     for (const line of parseTranscriptText(text.slice(0, end))) this.feed(s, file, line);
-    return s;
+    return { session: s, read: true };
   }
 
   private feed(s: Session, file: string, line: Record<string, unknown>): void {
     if (typeof line.depth === 'number' && line.depth > 0) return;
-    const call = AssistantLineSchema.safeParse(line);
-    if (call.success) {
+    // Only the kind the line says is checked: a failed safeParse builds an error, and most lines are neither.
+    if (line.type === 'assistant') {
+      const call = AssistantLineSchema.safeParse(line);
+      if (!call.success) return;
       s.open.push({ model: call.data.model, usage: call.data.usage });
       s.openTask = call.data.parent_id ?? null;
       return;
     }
-    const result = ResultLineSchema.safeParse(line);
-    if (!result.success) return;
+    const result = line.type === 'result' ? ResultLineSchema.safeParse(line) : null;
+    if (!result?.success) return;
     const run = `${file}#${s.runs}`;
     const task = result.data.parent_id ?? null;
     for (const part of splitResult(result.data.total_cost_usd, result.data.usage, this.prices)) {

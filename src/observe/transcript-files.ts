@@ -4,7 +4,7 @@
  * (finished and older than `history.compressAfterMs`). Readers go through
  * here so a compressed session reads like any other.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 
@@ -57,5 +57,28 @@ export async function readSessionFrom(file: string, offset: number): Promise<str
     return '';
   } finally {
     await handle?.close();
+  }
+}
+
+/**
+ * `readSessionFrom` without the event loop: a long-lived reader reads a folder
+ * of finished sessions in one synchronous batch, so each file's buffer and
+ * parse die young instead of surviving awaits into the old generation (most
+ * of `teamd top`'s first-read peak at 20,000 sessions; issue 24).
+ */
+export function readSessionFromSync(file: string, offset: number): string {
+  if (isCompressed(file)) return offset > 0 ? '' : readSessionTextOrEmpty(file);
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, 'r');
+    const { size } = fstatSync(fd);
+    if (size <= offset) return '';
+    const buffer = Buffer.alloc(size - offset);
+    readSync(fd, buffer, 0, buffer.length, offset);
+    return buffer.toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }

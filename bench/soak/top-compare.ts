@@ -1,0 +1,25 @@
+/**
+ * `teamd top` of two builds on one repository, interleaved (the machine is
+ * shared: a run of each in turn, `uptime` before each): CPU over the window,
+ * the largest VmRSS sampled, VmHWM (the first read included) and the last
+ * VmRSS. A build is a folder holding `dist/cli/main.js` (the before: a copy
+ * of main's dist/ with node_modules linked beside it).
+ *
+ *   node --import tsx bench/soak/top-compare.ts <repo> <before-dir> <after-dir> [rounds=2] [windowMs=30000]
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { sampleTop } from './top-sample.js';
+
+const [repo, before, after, rounds = '2', windowMs = '30000'] = process.argv.slice(2);
+if (!repo || !before || !after) throw new Error('usage: top-compare.ts <repo> <before-dir> <after-dir> [rounds] [windowMs]');
+const load = (): string => execFileSync('uptime', { encoding: 'utf8' }).trim().replace(/.*load average: /, '');
+for (let round = 0; round < Number(rounds); round++)
+  for (const [name, dir] of [['before', before], ['after', after]] as const) {
+    const at = load();
+    const s = await sampleTop([process.execPath, join(dir, 'dist', 'cli', 'main.js')], repo, Number(windowMs));
+    const mb = (n: number): string => n.toFixed(0);
+    console.log(
+      `${name.padEnd(6)} cpu ${s.cpuPercent.toFixed(1)}%  max VmRSS ${mb(s.rssMB)} MB  VmHWM ${mb(s.hwmMB)} MB  last VmRSS ${mb(s.lastRssMB)} MB  first frame ${mb(s.firstFrameMs)} ms  load ${at}`,
+    );
+  }
