@@ -10,6 +10,7 @@
  * A cancelled task always wins: its entry leaves the queue (or its merge is
  * aborted before the integration branch moves) and its worktree is removed.
  */
+import { RecentIds } from './recent-ids.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
@@ -61,7 +62,7 @@ export class LeadMerges {
   /** Cancelled tasks already taken out (a watcher reports a file more than once). */
   private readonly withdrawn = new Set<string>();
   /** Tasks whose completion by the guard this lead has logged. */
-  private readonly toldCompleted = new Set<string>();
+  private readonly toldCompleted = new RecentIds();
 
   private readonly reviews: Reviews;
 

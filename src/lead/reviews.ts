@@ -4,6 +4,7 @@
  * answers with `teamd accept` / `teamd reject`, the reviewer agent answers
  * on its own — bounded by `reviewRounds` rejections, then a person decides.
  */
+import { RecentIds } from './recent-ids.js';
 import type { TeamConfig } from '../config/schema.js';
 import { reviewDiff } from '../git/review-diff.js';
 import type { TeamEvent } from '../observe/types.js';
@@ -44,7 +45,7 @@ export class Reviews {
   private readonly running = new Map<string, Promise<void>>();
   private readonly closing = new AbortController();
   /** `task@commit` whose changes were checked and touch nothing that steers the agents. */
-  private readonly cleared = new Set<string>();
+  private readonly cleared = new RecentIds();
   private readonly checking = new Set<string>();
 
   constructor(private readonly deps: ReviewsDeps) {}
