@@ -68,6 +68,7 @@ interface ProbeReading {
   rssBefore: number;
   rssAfterTasks: number;
   rssAfterMessages: number;
+  rssWarm: number | null;
   stallRuns: number[];
 }
 
@@ -134,6 +135,10 @@ try {
   report.figure('teamd top: largest RSS', top.rssMB, 'MB');
   const growth = (lead.rssAfterMessages / lead.rssBefore - 1) * 100;
   report.figure('lead RSS growth over the live work', growth, '%');
+  if (lead.rssWarm !== null) {
+    report.figure(`lead RSS after the first fifth of the tasks (every teammate warm)`, lead.rssWarm, 'MB');
+    report.figure('lead RSS growth from there to the end', (lead.rssAfterMessages / lead.rssWarm - 1) * 100, '%');
+  }
   report.target('top CPU, idle', '≤ 5% of a core', `${top.cpuPercent.toFixed(1)}%`, top.cpuPercent <= 5);
   report.target('top RSS', '≤ 150 MB', `${top.rssMB.toFixed(0)} MB`, top.rssMB <= 150);
   report.target('status', '≤ 200 ms', `${status.median.toFixed(0)} ms median`, status.median <= 200);

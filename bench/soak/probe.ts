@@ -27,9 +27,11 @@ async function rssMB(): Promise<number> {
 
 /** A reading at a fifth of each live part, on stderr: a cut-short run still says how the RSS went. */
 const FIFTHS = 5;
+const readings: { part: string; done: number; rssMB: number }[] = [];
 async function reading(part: string, done: number): Promise<void> {
   const heapMB = (gcNow?.(), process.memoryUsage().heapUsed / 2 ** 20);
   const line = { phase: 'progress', part, done, rssMB: await rssMB(), mainHeapMB: heapMB, at: new Date().toISOString() };
+  readings.push(line);
   console.error(JSON.stringify(line));
 }
 const atFifth = (i: number, total: number): boolean => total >= FIFTHS && (i + 1) % Math.floor(total / FIFTHS) === 0;
@@ -123,6 +125,8 @@ console.log(
     rssBefore,
     rssAfterTasks,
     rssAfterMessages,
+    // After the first fifth of the tasks: every teammate thread has done real work (warm), for the growth after it.
+    rssWarm: readings.find((r) => r.part === 'tasks')?.rssMB ?? null,
     stallRuns,
     boardAfter: store.list().length,
   }),

@@ -119,7 +119,8 @@ describe('a running lead', () => {
     await until(lead, () => completed() === TOTAL + 1, 120_000, 'every task completed').catch(async (e) => {
       const st = await TaskStore.open(repo.dir);
       const board = st.list().map((t) => `${t.id}:${t.status}:${t.owner ?? '-'}`).join(' ');
-      console.error(`${completed()} completed; board ${board}; ${(await st.archive.ids()).length} archived`);
+      const live = `lead sees last ready ${lead.tasks.isReady('last')}, blockers ${lead.tasks.blockers('last').join(',')}; fresh store: ready ${st.isReady('last')}, blockers ${st.blockers('last').join(',')}`;
+      console.error(`${completed()} completed; board ${board}; ${(await st.archive.ids()).length} archived; ${live}`);
       throw e;
     });
     off();

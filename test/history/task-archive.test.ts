@@ -86,6 +86,9 @@ describe('the task archive', () => {
     expect(await store.archiveFinished(new Date())).toEqual(['t0']);
     const next = await store.create({ id: 'next', subject: 'after t0', blockedBy: ['t0'] });
     expect(next.ok && store.isReady('next')).toBe(true);
+    // …and claimable, by this store and by a fresh one (the claim re-checks blockers under the lock).
+    const other = await TaskStore.open(repo.root);
+    expect(await other.claimNext('w', 60_000)).toMatchObject({ ok: true, value: { id: 'next' } });
     expect(await store.create({ id: 't0', subject: 'again' })).toEqual({
       ok: false,
       error: 'task "t0" already exists (archived)',

@@ -88,6 +88,8 @@ async function openBlockers(ctx: ClaimContext, task: Task): Promise<string[]> {
     // A plain read: normalising would take the blocker's lock while we hold this task's.
     const fresh = await ctx.files.read(blocker);
     if (fresh.kind === 'ok') ctx.index.upsert(fresh.task);
+    // Gone from `.tasks/`: archived, and a completed archived task stays done (archive.ts).
+    if (fresh.kind === 'missing' && ctx.index.archivedStatus(blocker) === 'completed') continue;
     if (fresh.kind !== 'ok' || fresh.task.status !== 'completed') open.push(blocker);
   }
   return open;
