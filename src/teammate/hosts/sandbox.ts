@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { cacheDirs } from '../../cli/code-cache.js';
 import { packageRoot } from '../../config/package-root.js';
 import type { HostConfig } from '../../config/schema.js';
 import { teamPaths } from '../../store/paths.js';
@@ -92,6 +93,7 @@ export function sandboxArgs(o: SandboxLayout): string[] {
     '--tmpfs', join(o.repoRoot, '.team', 'state'),
     ...(o.worktree ? rw(o.worktree) : []), // transcripts go to the lead, which writes them (hosts/transcript-client.ts)
     ...o.writable.map(abs).filter(existsSync).flatMap(rw),
+    ...codeCaches(o.home).flatMap(ro), // after the writable ones: no `writable` entry may open them
     '--setenv', 'TMPDIR', '/tmp', '--chdir', o.repoRoot,
     '--', o.inner.file, ...o.inner.args,
   ];
@@ -101,6 +103,24 @@ export function sandboxArgs(o: SandboxLayout): string[] {
 function nodeRoot(file: string): string[] {
   const root = dirname(dirname(file));
   return root === '/' ? [] : [root];
+}
+
+/**
+ * teamd's V8 code caches (cli/code-cache.ts): V8 runs their data as code in
+ * the next `teamd agent` or `status` on the host, so a teammate must never
+ * write one — even with `writable: ["~"]`. Made before the sandbox starts
+ * (a folder that did not exist could be made inside a writable home) and
+ * seen read-only; one that cannot be made is left out (nor can it be written).
+ */
+function codeCaches(home: string): string[] {
+  return cacheDirs(join(codeRoot(), 'dist', 'cli'), { ...process.env, HOME: home }).filter((dir) => {
+    try {
+      mkdirSync(dir, { recursive: true });
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The folder teamd runs from (its package), seen read-only even when it lives in the hidden home or /tmp. */
