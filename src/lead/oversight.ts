@@ -93,12 +93,18 @@ export class Oversight {
     const keep = this.deps.config.history.keepFinishedTasks;
     if (!tasks || this.archiving) return this.archiving ?? Promise.resolve();
     if (tasks.list({ status: ['completed', 'cancelled'] }).length < overflowAt(keep)) return Promise.resolve();
+    let moved = 0;
     this.archiving = archiveOldTasks(this.deps.repoRoot, this.deps.config, tasks)
-      .then((ids) => this.daemonLog.pino.info({ archived: ids.length }, 'finished tasks over keepFinishedTasks archived'))
+      .then((ids) => {
+        moved = ids.length;
+        this.daemonLog.pino.info({ archived: moved }, 'finished tasks over keepFinishedTasks archived');
+      })
       .catch((err: unknown) => this.daemonLog.pino.warn({ err }, 'archiving finished tasks failed'))
       .finally(() => {
         this.archiving = null;
-        void this.archiveOverflow(); // tasks finished during the pass may have filled it again
+        // Tasks finished during the pass may have filled it again; a pass that moved nothing (all held
+        // by open merges, or locked) waits for the next completion, so this never spins.
+        if (moved > 0) void this.archiveOverflow();
       });
     return this.archiving;
   }

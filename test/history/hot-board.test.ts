@@ -11,6 +11,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TeamConfigSchema } from '../../src/config/schema.js';
 import { archiveOldTasks } from '../../src/history/gc.js';
+import { Oversight } from '../../src/lead/oversight.js';
+import { MailboxStore } from '../../src/store/mailbox/index.js';
 import { finishedToArchive, overflowAt } from '../../src/store/tasks/hot-board.js';
 import { TaskStore } from '../../src/store/tasks/index.js';
 import type { Task, TaskStatus } from '../../src/store/types.js';
@@ -132,4 +134,37 @@ describe('a running lead', () => {
     expect(archived.length).toBeGreaterThanOrEqual(TOTAL + 1 - overflowAt(2) - 8);
     expect([...archived, ...store.list().map((t) => t.id)].sort()).toEqual([...Array.from({ length: TOTAL }, (_, i) => `t${i}`), 'last'].sort());
   }, 150_000);
+});
+
+describe('the lead between gc runs', () => {
+  let repo: { root: string; cleanup: () => Promise<void> };
+  beforeEach(async () => (repo = await tempRepo('teamd-hot-held-')));
+  afterEach(() => repo.cleanup());
+
+  it('a pass that can move nothing (every finished task held by an open merge) is not run again and again', async () => {
+    const store = await TaskStore.open(repo.root);
+    const entries = [];
+    for (let i = 0; i < overflowAt(0) + 2; i++) {
+      await store.create({ id: `h${i}`, subject: `held ${i}` });
+      await store.claim(`h${i}`, 'w', 60_000);
+      await store.complete(`h${i}`, 'w', 'done');
+      entries.push({ taskId: `h${i}`, branch: `teamd/h${i}`, agent: 'w', subject: 'x', state: 'refused', enqueuedAt: at(0), updatedAt: at(0) });
+    }
+    mkdirSync(join(repo.root, '.team', 'state'), { recursive: true });
+    writeFileSync(join(repo.root, '.team', 'state', 'merge-queue.json'), JSON.stringify({ version: 1, integrationBranch: 'main', entries }));
+    const config = TeamConfigSchema.parse({ history: { keepFinishedTasks: 0 } });
+    let passes = 0;
+    const oversight = new Oversight({
+      repoRoot: repo.root, config, mailbox: new MailboxStore(repo.root), log: () => undefined,
+      retireTeammate: () => undefined, stopTeam: () => undefined,
+      rereadConfig: async () => ({ ok: true, config }), tasks: store,
+    });
+    const archive = store.archiveFinished.bind(store);
+    store.archiveFinished = (...a) => (passes++, archive(...a));
+    await oversight.archiveOverflow();
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r)); // room for a re-run to start
+    await oversight.close();
+    expect(passes).toBe(1);
+    expect(store.list({ status: 'completed' }).length).toBe(overflowAt(0) + 2);
+  });
 });

@@ -148,11 +148,8 @@ export class TaskStore {
   }
 
   /**
-   * Moves completed and cancelled tasks last changed before `before` into the
-   * archive (or, with `dryRun`, only says which). Returns the ids moved.
-   */
-  /**
-   * Moves finished tasks to the archive: those unchanged since `before`, and
+   * Moves finished (completed, cancelled) tasks to the archive, or with
+   * `dryRun` only says which; returns the ids: those unchanged since `before`, and
    * with `keep` the oldest beyond the newest `keep` finished ones (see
    * ./hot-board.ts); `held` ids (open merges) stay. Each move re-reads
    * the task under its lock: one changed since it was picked stays.
