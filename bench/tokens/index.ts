@@ -10,7 +10,10 @@
  * call; then the issue's targets for each workload.
  * Token counts are the fake server's (about four characters a token).
  *
- *   npm run bench -- tokens [--quick]
+ * With `--calls`, also every model call: its task, cache read and write, and
+ * coordination tokens (to see which calls write to the cache).
+ *
+ *   npm run bench -- tokens [--quick] [--calls]
  */
 import { benchArgs, sized } from '../support/args.js';
 import { loadDaemon } from '../support/dist.js';
@@ -32,10 +35,22 @@ const report = new BenchReport('tokens', 'Token ledger: cache and coordination s
 });
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
 
+/** One line per model call, in transcript order per agent. */
+function callLines(run: LedgerRun): string[] {
+  const head = 'agent  task   cache read  cache write  output  coord';
+  const lines = run.calls.map((c) =>
+    [c.agent.padEnd(5), c.task.padEnd(5), String(c.usage.cache_read_input_tokens).padStart(10),
+      String(c.usage.cache_creation_input_tokens).padStart(11), String(c.usage.output_tokens).padStart(6),
+      String(c.coordinationTokens).padStart(5)].join('  '),
+  );
+  return [head, ...lines];
+}
+
 function reportRun(workload: Workload, run: LedgerRun): void {
   const label = (what: string): string => `${workload.name}: ${what}`;
   const tables = [...formatLedger('teammate', run.teammates), '', ...formatLedger('task', run.tasks)];
   console.log(`── workload ${workload.name}\n${tables.join('\n')}\n`);
+  if (process.argv.includes('--calls')) console.log(`${callLines(run).join('\n')}\n`);
   report.note(`workload ${workload.name}`);
   for (const line of tables) report.note(line);
   const total = run.teammates.at(-1)!;

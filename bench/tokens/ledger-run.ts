@@ -9,7 +9,7 @@ import { startFakeAnthropicServer } from '../../src/model/fake-server/server.js'
 import { estimateTokens } from '../../src/model/usage.js';
 import { TeamConfigSchema } from '../../src/config/schema.js';
 import { teamFactsOf } from '../../src/cli/token-facts.js';
-import { ledgerRows, type LedgerRow } from '../../src/observe/token-ledger.js';
+import { ledgerRows, type LedgerCall, type LedgerRow } from '../../src/observe/token-ledger.js';
 import { ledgerCallsFromTranscripts } from '../../src/observe/token-ledger-transcripts.js';
 import { makeBenchRepo, startTeam, allIdle, teammates as names, untilEvent } from '../support/team.js';
 import type { Daemon } from '../support/dist.js';
@@ -25,6 +25,8 @@ export interface LedgerRun {
   /** Tokens of each request's whole prompt (system, tools, messages), measured at the server. */
   promptTokensPerRequest: number[];
   requests: number;
+  /** Every model call of the run, in transcript order per agent (`--calls` prints them). */
+  calls: LedgerCall[];
 }
 
 type TeamParts = Pick<Daemon, 'Lead' | 'TaskStore'>;
@@ -65,6 +67,7 @@ export async function runLedger(
       schemaTokensPerRequest: bodies.map((b) => estimateTokens(JSON.stringify(b.tools ?? []))),
       promptTokensPerRequest: bodies.map((b) => estimateTokens(JSON.stringify([b.system, b.tools, b.messages]))),
       requests: bodies.length,
+      calls,
     };
   } finally {
     restore('ANTHROPIC_BASE_URL', env.url);

@@ -25,7 +25,7 @@ export interface Workload {
   name: 'tiny' | 'realistic' | 'long';
   script: ScriptInput;
   subject: (id: string) => string;
-  /** Model calls a teammate may make per task (the team's `maxTurns`), when the default 16 is too few. */
+  /** Model calls a teammate may make per task (the team's `maxTurns`), when the default (40) is too few. */
   maxTurns?: number;
   /** Writes and commits the files the tasks work on. */
   seed: (repo: string, ids: readonly string[]) => Promise<void>;
@@ -110,7 +110,6 @@ const LONG_CALLS: Content[] = [
 export const LONG: Workload = {
   name: 'long',
   subject: (id) => `document the modules of src/${id}/`,
-  maxTurns: 30,
   seed: (repo, ids) => seedSources(repo, ids, LONG_FILES, 3),
   script: {
     rules: [

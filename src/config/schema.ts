@@ -103,7 +103,13 @@ export const TeammateConfigSchema = z.strictObject({
   model: z.string().optional(),
   /** This teammate's endpoint (a local model, say), instead of the team's. */
   endpoint: EndpointConfigSchema.optional(),
-  maxTurns: z.number().int().positive().default(16),
+  /**
+   * Model calls per task. 40: a real change takes 20–30 calls (bench/tokens' long
+   * workload, 19 calls a task, and its first task's 20, end at 16 with
+   * error_max_turns), with room to recover from a failed check; cost stays
+   * bounded by maxBudgetUsd and the team's budget caps.
+   */
+  maxTurns: z.number().int().positive().default(40),
   maxBudgetUsd: z.number().positive().optional(),
   /** Tool names this teammate may use; all when absent. */
   tools: z.array(z.string()).optional(),

@@ -35,13 +35,13 @@ describe('a teammate made from an agent file', () => {
     await using dir = await tempDir();
     await project(dir.path, [
       { name: 'alice', role: 'agent:tester' },
-      { name: 'bob', role: 'agent:tester', maxTurns: 40, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'own' }] }] } },
+      { name: 'bob', role: 'agent:tester', maxTurns: 30, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'own' }] }] } },
     ]);
     const resolved = await resolveTeamConfig(dir.path, {});
     if (!resolved.ok) throw new Error(resolved.error);
     const [alice, bob] = resolved.config.teammates;
     expect(alice!.maxTurns).toBe(5);
-    expect(bob!.maxTurns).toBe(40);
+    expect(bob!.maxTurns).toBe(30);
     expect(alice!.role).toContain('You run tests.');
     expect(alice!.role).toContain('RULE: run npm test before you stop.');
     expect(alice!.hooks).toEqual({ Stop: [{ hooks: [{ type: 'command', command: './tests-must-pass.sh' }] }] });
