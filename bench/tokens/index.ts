@@ -33,6 +33,7 @@ const report = new BenchReport('tokens', 'Token ledger: cache and coordination s
   model: LEDGER_MODEL,
   workloads: WORKLOADS.map((w) => w.name),
 });
+const share = (part: number, whole: number): number => (whole > 0 ? part / whole : 0);
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
 
 /** One line per model call, in transcript order per agent. */
@@ -58,6 +59,8 @@ function reportRun(workload: Workload, run: LedgerRun): void {
   report.row(label('prompt tokens per request'), run.promptTokensPerRequest, 'tokens');
   report.figure(label('requests'), run.requests, 'count');
   report.figure(label('input read from cache'), total.cacheShare * 100, '%');
+  report.figure(label('input an ideal cache would read (bound)'), run.cacheShareBound * 100, '%');
+  report.figure(label('cache share of its bound'), share(total.cacheShare, run.cacheShareBound) * 100, '%');
   report.figure(label('coordination share of all tokens'), total.coordinationShare * 100, '%');
   const cache = total.cacheShare;
   report.target(label('cache share of input (multi-turn run)'), '≥ 90%', pct(cache), cache >= 0.9);

@@ -13,6 +13,7 @@ import { ledgerRows, type LedgerCall, type LedgerRow } from '../../src/observe/t
 import { ledgerCallsFromTranscripts } from '../../src/observe/token-ledger-transcripts.js';
 import { makeBenchRepo, startTeam, allIdle, teammates as names, untilEvent } from '../support/team.js';
 import type { Daemon } from '../support/dist.js';
+import { cacheShareBound } from './cache-bound.js';
 import type { Workload } from './workloads.js';
 
 export const LEDGER_MODEL = 'claude-sonnet-5-5';
@@ -25,6 +26,8 @@ export interface LedgerRun {
   /** Tokens of each request's whole prompt (system, tools, messages), measured at the server. */
   promptTokensPerRequest: number[];
   requests: number;
+  /** The share of input an ideal cache would read on these requests (./cache-bound.ts). */
+  cacheShareBound: number;
   /** Every model call of the run, in transcript order per agent (`--calls` prints them). */
   calls: LedgerCall[];
 }
@@ -67,6 +70,7 @@ export async function runLedger(
       schemaTokensPerRequest: bodies.map((b) => estimateTokens(JSON.stringify(b.tools ?? []))),
       promptTokensPerRequest: bodies.map((b) => estimateTokens(JSON.stringify([b.system, b.tools, b.messages]))),
       requests: bodies.length,
+      cacheShareBound: cacheShareBound(bodies),
       calls,
     };
   } finally {

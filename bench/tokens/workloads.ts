@@ -43,7 +43,7 @@ const MAIL_ANSWER: Rule = { conversation: 'You have new messages', times: 'alway
 
 /** The first task's steps `at` and `at + 1`: a message to w2, then its summary. */
 const firstTaskMails = (at: number, mail: string, summary: string): Rule[] => [
-  step(at, use('send_message', { to: 'w2', content: mail }), 'Task t1:'),
+  step(at, use('team', { do: 'send', to: 'w2', text: mail }), 'Task t1:'),
   step(at + 1, text(summary), 'Task t1:'),
 ];
 

@@ -16,7 +16,7 @@ import { wireTool } from '../model/wire-tools.js';
 
 export function teamFactsOf(config: TeamConfig): TeamFacts {
   const tokens = new Map<string, number>();
-  // a teammate's send_message (not plan mode's, whose description is longer)
+  // a teammate's team tool (not plan mode's, whose description is longer)
   const known = [...builtinTools(), ...teamTools('teammate'), ...cronTools];
   // Sized as sent (src/model/wire-tools.ts); the memory tools' schemas do not depend on their folder.
   for (const tool of [...known, memoryWriteTool('.memory'), memorySearchTool('.memory')])

@@ -64,7 +64,7 @@ export function handOffRewakes(host: TeammateHost, session: EngineSession | null
 }
 
 export const hookWakePrompt = (outputs: HookAsyncOutput[]): string =>
-  `A background hook reported while you were idle. Act on it if needed (send_message, task_write); you are not on a task now.\n\n${outputs.map(asyncReminder).join('\n\n')}`;
+  `A background hook reported while you were idle. Act on it if needed (team); you are not on a task now.\n\n${outputs.map(asyncReminder).join('\n\n')}`;
 
 export function answerHookWhileIdle(host: TeammateHost, outputs: HookAsyncOutput[]): ActiveRun {
   host.deps.log({ type: 'notice', agent: host.name, message: `woken by ${outputs.length} background hook result(s)` });

@@ -11,7 +11,7 @@ import { formatMail } from './prompts.js';
 export function answerMailWhileIdle(host: TeammateHost, batch: Message[]): ActiveRun {
   return runIdleTurn(host, {
     parentId: `mail:${batch[0]?.id ?? 'none'}`,
-    prompt: `You have new messages. Answer them if needed (send_message), or act on the board; you are not on a task now.\n\n${formatMail(batch)}`,
+    prompt: `You have new messages. Answer them (team do send) or act on the board only if needed; you are not on a task now.\n\n${formatMail(batch)}`,
     onEvent: (e) => {
       if (e.type !== 'user') return;
       const c = e.message.content;

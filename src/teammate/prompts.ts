@@ -11,8 +11,9 @@ export interface Identity {
 
 /**
  * The teammate's system prompt: who it is, who the team is. Re-sent on every
- * call, so it survives compaction. How to finish, fail, mail and ask for plan
- * approval is said once, in the descriptions of task_write and send_message.
+ * call, so it survives compaction. How to fail, mail and ask for plan
+ * approval is said once, in the `team` tool's description (a task completes
+ * with the final answer; `team` says so when asked to do `done`).
  */
 export function teammateSystemPrompt(id: Identity): string {
   const others = id.roster.filter((n) => n !== id.name && n !== 'user');
@@ -45,14 +46,14 @@ const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g,
 
 /**
  * How to answer a shutdown request, said with the request (the one time a
- * teammate needs it) rather than in send_message's description, which every
+ * teammate needs it) rather than in the team tool's description, which every
  * request carries.
  */
 function answerHint(m: Message): string {
   const c = controlOf(m);
   if (c?.kind !== 'shutdown_request') return '';
   const id = JSON.stringify(c.requestId || m.id);
-  return `\nAnswer it: send_message type "shutdown_response", request_id ${id}, approve true or false, content why.`;
+  return `\nAnswer it: team do "shutdown", id ${id}, approve true or false, text why.`;
 }
 
 /** Mail as it enters a conversation: the id lets a redelivered message be recognised. */

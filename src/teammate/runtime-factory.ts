@@ -30,7 +30,7 @@ function gatePlan(host: TeammateHost, tool: AnyTool): AnyTool {
     ...tool,
     run: async (input, ctx): Promise<ToolOutput> => {
       if (!host.planApproved && !tool.isReadOnly(input)) {
-        return { content: `Refused: ${tool.name} needs an approved plan. Send your plan first (send_message type plan_approval_request).`, isError: true };
+        return { content: `Refused: ${tool.name} needs an approved plan. Send your plan first (team do plan, text your plan).`, isError: true };
       }
       return tool.run(input, ctx);
     },

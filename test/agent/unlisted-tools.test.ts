@@ -40,11 +40,6 @@ test('an unlisted tool (an old team tool name) is never offered, yet a call to i
   });
   const { events, result } = await collect(runtime.submitMessage('Look at a.'));
   expect(result).toMatchObject({ subtype: 'success', result: 'seen' });
-  expect(model.offered).toEqual([
-    ['task_list', 'task_write', 'send_message'],
-    ['task_list', 'task_write', 'send_message'],
-  ]);
-  expect(events.find((e) => e.type === 'system' && e.subtype === 'init')).toMatchObject({
-    tools: ['task_list', 'task_write', 'send_message'],
-  });
+  expect(model.offered).toEqual([['team'], ['team']]);
+  expect(events.find((e) => e.type === 'system' && e.subtype === 'init')).toMatchObject({ tools: ['team'] });
 });

@@ -12,7 +12,7 @@ it('a plan rejected maxAttempts times fails the task with the last reason', asyn
       script: {
         rules: [
           { conversation: 'Task planned:', match: 'Stop now', content: [{ type: 'text', text: 'stopping as told' }] },
-          { conversation: 'Task planned:', times: 'always', content: [{ type: 'tool_use', name: 'send_message', input: { type: 'plan_approval_request', content: 'rewrite everything' } }] },
+          { conversation: 'Task planned:', times: 'always', content: [{ type: 'tool_use', name: 'team', input: { do: 'plan', text: 'rewrite everything' } }] },
         ],
       },
       config: { teammates: [{ name: 'ann', planMode: true }], maxAttempts: 3, worktrees: { mode: 'off' } },

@@ -45,9 +45,9 @@ describe('shutdown protocol', () => {
           {
             conversation: 'You have new messages',
             match: 'request_id="([^"]+)"',
-            content: [{ type: 'tool_use', name: 'send_message', input: { type: 'shutdown_response', request_id: '$1', approve: false, content: 'in the middle of something' } }],
+            content: [{ type: 'tool_use', name: 'team', input: { do: 'shutdown', id: '$1', approve: false, text: 'in the middle of something' } }],
           },
-          { conversation: 'You have new messages', afterTool: 'send_message', content: [{ type: 'text', text: 'Told the lead I keep going.' }] },
+          { conversation: 'You have new messages', afterTool: 'team', content: [{ type: 'text', text: 'Told the lead I keep going.' }] },
         ],
       },
       config: { teammates: [{ name: 'ann', autoApproveShutdown: false }], worktrees: { mode: 'off' } },
@@ -72,7 +72,7 @@ describe('plan approval', () => {
       script: {
         rules: [
           { conversation: 'Task planned:', turn: 0, content: [{ type: 'tool_use', name: 'write', input: { file_path: 'early.txt', content: 'too early' } }] },
-          { conversation: 'Task planned:', turn: 1, match: 'needs an approved plan', content: [{ type: 'tool_use', name: 'send_message', input: { type: 'plan_approval_request', content: 'write planned.txt' } }] },
+          { conversation: 'Task planned:', turn: 1, match: 'needs an approved plan', content: [{ type: 'tool_use', name: 'team', input: { do: 'plan', text: 'write planned.txt' } }] },
           { conversation: 'Task planned:', turn: 2, match: 'Plan approved', content: [{ type: 'tool_use', name: 'write', input: { file_path: 'planned.txt', content: 'after approval' } }] },
           { conversation: 'Task planned:', turn: 3, content: [{ type: 'text', text: 'wrote planned.txt after approval' }] },
         ],

@@ -93,8 +93,8 @@ describe('Team', () => {
   test('a teammate created later is a recipient for the ones already running', async () => {
     repo = makeTeamRepo({
       script: genericTaskScript([
-        { name: 'relay', conversation: 'You have new messages', match: 'tell bob', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'send_message', input: { to: 'bob', content: 'hi bob' } }] },
-        { name: 'relayed', conversation: 'You have new messages', afterTool: 'send_message', times: 'always', content: [{ type: 'text', text: 'Told bob.' }] },
+        { name: 'relay', conversation: 'You have new messages', match: 'tell bob', turn: 0, times: 'always', content: [{ type: 'tool_use', name: 'team', input: { do: 'send', to: 'bob', text: 'hi bob' } }] },
+        { name: 'relayed', conversation: 'You have new messages', afterTool: 'team', times: 'always', content: [{ type: 'text', text: 'Told bob.' }] },
         { name: 'greeted', conversation: 'You have new messages', match: 'hi bob', times: 'always', content: [{ type: 'text', text: 'Hi ann.' }] },
       ]),
       config: { teammates: [], worktrees: { mode: 'off' } },

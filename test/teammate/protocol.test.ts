@@ -48,9 +48,9 @@ it('an IPC message nested deeper than 128 levels is refused before its schema se
 describe('mail as a teammate reads it', () => {
   it('a shutdown request says how to answer it, with its request id; other mail says nothing more', () => {
     const typed = formatMail([msg({ id: 'm2', ...shutdownRequestMessage('lead', 'ann', 'done', 'sd-1') })]);
-    expect(typed).toContain('send_message type "shutdown_response", request_id "sd-1", approve true or false');
+    expect(typed).toContain('team do "shutdown", id "sd-1", approve true or false');
     const inText = formatMail([msg({ content: 'wrap up <shutdown_request from="user" request_id="r9" reason="x" />' })]);
-    expect(inText).toContain('request_id "r9"');
+    expect(inText).toContain('id "r9"');
     expect(formatMail([msg({ content: 'hello' })])).toBe('<message id="m1" from="lead" type="message">\nhello\n</message>');
   });
 

@@ -49,13 +49,16 @@ const call = async (name: string, input: Record<string, unknown>, sender?: 'lead
 };
 
 describe('the team tools a model is offered', () => {
-  it('are three for everyone; the old names are callable but unlisted', () => {
-    for (const sender of ['lead', 'teammate', 'plan'] as const) {
-      const offered = teamTools(sender).filter((t) => !t.unlisted).map((t) => t.name);
-      expect(offered).toEqual(['task_list', 'task_write', 'send_message']);
-    }
+  it('the lead is offered three, a teammate one (team); the rest are callable but unlisted', () => {
+    const offered = (sender: 'lead' | 'teammate' | 'plan') => teamTools(sender).filter((t) => !t.unlisted).map((t) => t.name);
+    expect(offered('lead')).toEqual(['task_list', 'task_write', 'send_message']);
+    expect(offered('teammate')).toEqual(['team']);
+    expect(offered('plan')).toEqual(['team']);
     expect(teamTools('lead').filter((t) => t.unlisted).map((t) => t.name)).toEqual(['task_get', 'task_create', 'task_update']);
-    expect(TEAM_TOOL_NAMES).toEqual(expect.arrayContaining(['shutdown_response', 'request_plan_approval', 'task_write']));
+    expect(teamTools('teammate').filter((t) => t.unlisted).map((t) => t.name)).toEqual(
+      expect.arrayContaining(['task_list', 'task_write', 'send_message', 'shutdown_response']),
+    );
+    expect(TEAM_TOOL_NAMES).toEqual(expect.arrayContaining(['team', 'shutdown_response', 'request_plan_approval', 'task_write']));
   });
 
   it('send_message offers the protocol answers only where they apply', () => {
@@ -72,11 +75,11 @@ describe('the team tools a model is offered', () => {
     expect(accepts('plan', 'plan_approval_request')).toBe(true);
   });
 
-  it('a teammate is sent at most 180 tokens of team tool schemas, with no enums or string types', () => {
-    const sent = teamTools('teammate').filter((t) => !t.unlisted).map((t) => wireTool(toolDefinition(t)));
-    expect(estimateToolTokens(sent)).toBeLessThanOrEqual(180);
-    const text = JSON.stringify(sent);
-    expect(text).not.toMatch(/"enum"|"type":"string"/);
+  it('a teammate is sent at most 40 tokens of team tool schema, the lead at most 180, with no enums or string types', () => {
+    const sent = (sender: 'lead' | 'teammate') => teamTools(sender).filter((t) => !t.unlisted).map((t) => wireTool(toolDefinition(t)));
+    expect(estimateToolTokens(sent('teammate'))).toBeLessThanOrEqual(40);
+    expect(estimateToolTokens(sent('lead'))).toBeLessThanOrEqual(180);
+    expect(JSON.stringify([...sent('teammate'), ...sent('lead')])).not.toMatch(/"enum"|"type":"string"/);
   });
 
   it('a teammate is not offered owner and priority, but its task_write takes them; the lead is offered them', () => {
