@@ -155,6 +155,10 @@ const TOOL_INPUT: Record<string, (i: Record<string, unknown>) => string> = {
       : i.type === 'plan_approval_request'
         ? `plan: ${oneLine(str(i.content), 90)}`
         : `→ ${str(i.to)}: ${oneLine(str(i.content), 90)}`,
+  team: (i) =>
+    [str(i.do), i.to ? `→ ${str(i.to)}` : '', i.id ? str(i.id) : '', i.text ? oneLine(str(i.text), 90) : '']
+      .filter(Boolean)
+      .join(' '),
   task_write: (i) => (i.subject === undefined ? taskChange(i) : taskCreate(i)),
   task_list: (i) => (i.id === undefined ? (i.status === undefined ? '' : str(i.status)) : str(i.id)),
   task_create: (i) => taskCreate(i),

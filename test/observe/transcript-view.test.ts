@@ -26,6 +26,8 @@ describe('summariseToolInput', () => {
     expect(summariseToolInput('send_message', { to: 'lead', content: 'done\nwith details' })).toBe(
       '→ lead: done with details',
     );
+    expect(summariseToolInput('team', { do: 'send', to: 'lead', text: 'done\nwith details' })).toBe('send → lead done with details');
+    expect(summariseToolInput('team', { do: 'fail', id: 'parser', text: 'no spec' })).toBe('fail parser no spec');
     expect(summariseToolInput('task_update', { id: 'parser', status: 'failed', reason: 'no spec' })).toBe(
       'parser → failed: no spec',
     );
