@@ -45,25 +45,34 @@ export function warmToolDefinitions(planMode: boolean): void {
   for (const tool of [...builtinTools(), ...teamTools(planMode ? 'plan' : 'teammate'), ...cronTools]) toolDefinition(tool);
 }
 
-function toolsFor(host: TeammateHost, readOnly: boolean): AnyTool[] {
+/**
+ * A teammate's tools, the same for a task and for a read-only mail session:
+ * the tool list leads every request's cached prefix, so a mail session that
+ * is offered the same list reads it from the cache (≈ 1.6k tokens) instead
+ * of writing a prefix of its own. Its policy still denies Edit and Write.
+ */
+export function teammateTools(cfg: { planMode: boolean; tools?: string[] | undefined }): AnyTool[] {
+  const tools = [...builtinTools(), ...teamTools(cfg.planMode ? 'plan' : 'teammate'), ...cronTools];
+  return cfg.tools ? tools.filter((t) => cfg.tools!.includes(t.name) || TEAM_TOOL_NAMES.includes(t.name)) : tools;
+}
+
+function toolsFor(host: TeammateHost): AnyTool[] {
   const cfg = host.deps.data.teammate;
-  let tools = [...builtinTools(), ...teamTools(cfg.planMode ? 'plan' : 'teammate'), ...cronTools];
-  if (cfg.tools) tools = tools.filter((t) => cfg.tools!.includes(t.name) || TEAM_TOOL_NAMES.includes(t.name));
-  if (readOnly) tools = tools.filter((t) => !EDITING.has(t.name) || t.name === 'bash');
+  const tools = teammateTools(cfg);
   return cfg.planMode ? tools.map((t) => gatePlan(host, t)) : tools;
 }
 
-function policyFor(host: TeammateHost, readOnly: boolean): PermissionPolicy {
+/** Answering mail runs in the shared tree: nothing there may change (Edit and Write denied, no bypass). */
+export function policyFor(host: Pick<TeammateHost, 'deps'>, readOnly: boolean): PermissionPolicy {
   const configured = host.deps.data.teammate.permissions ?? host.deps.data.team.permissions;
   const base = { ...configured, allow: [...TEAM_TOOL_RULES, ...configured.allow] };
-  // Answering mail runs in the shared tree: nothing there may change.
   return readOnly ? { ...base, defaultMode: base.defaultMode === 'bypassPermissions' ? 'default' : base.defaultMode, deny: [...base.deny, 'Edit', 'Write'] } : base;
 }
 
 export interface RuntimeSpec {
   cwd: string;
   worktree: string | null;
-  /** Answering mail in the shared tree: no editing tools. */
+  /** Answering mail in the shared tree: Edit and Write are denied (the same tools are offered, for the cache). */
   readOnly: boolean;
   /** A turn woken by a background hook (hook-wake.ts): its own hooks' results never wake again. */
   hookWoken?: boolean;
@@ -109,7 +118,7 @@ export function createTeammateRuntime(host: TeammateHost, spec: RuntimeSpec): Ag
     model: host.deps.model,
     cwd: spec.cwd,
     ...(added.dirs.length === 0 ? {} : { additionalDirectories: added.dirs }),
-    tools: toolsFor(host, spec.readOnly),
+    tools: toolsFor(host),
     systemPrompt: teammateSystemPrompt({ name: host.name, role: cfg.role, roster, worktree: spec.worktree, planMode: cfg.planMode }),
     agentName: host.name,
     maxTurns: cfg.maxTurns,
