@@ -1,45 +1,14 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { teamFactsOf } from '../../../src/cli/token-facts.js';
 import { TeamConfigSchema } from '../../../src/config/schema.js';
-import { MailboxStore } from '../../../src/store/mailbox/index.js';
-import { TaskStore } from '../../../src/store/tasks/index.js';
-import type { ProtocolServices } from '../../../src/teammate/tools/index.js';
 import { TEAM_TOOL, runTeam } from '../../../src/teammate/tools/team-tool.js';
-import { createToolContext } from '../../../src/tools/context.js';
 import { toolDefinition } from '../../../src/tools/index.js';
-import type { ToolContext } from '../../../src/tools/types.js';
+import { useTeamFixture } from './team-fixture.js';
 
-let dir: string;
-let ctx: ToolContext;
-let tasks: TaskStore;
-let mailbox: MailboxStore;
-const answered: unknown[] = [];
-const protocol: ProtocolServices = {
-  requestPlanApproval: async (plan) => {
-    answered.push({ plan });
-    return { approved: true, reason: 'ok' };
-  },
-  respondShutdown: async (requestId, approve, reason) => {
-    answered.push({ requestId, approve, reason });
-    return `answered ${requestId}`;
-  },
-};
-const ROSTER = ['ann', 'bob', 'lead', 'user'];
+const f = useTeamFixture();
 
-beforeEach(async () => {
-  dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'teamd-team-tool-')));
-  tasks = await TaskStore.open(dir);
-  mailbox = new MailboxStore(dir, { roster: ROSTER });
-  answered.length = 0;
-  ctx = createToolContext({ root: dir, services: { team: { tasks, mailbox, roster: () => ROSTER, self: 'ann' }, protocol } });
-});
-afterEach(() => rm(dir, { recursive: true, force: true }));
-
-const team = async (input: Record<string, unknown>, tool = TEAM_TOOL.plan) => tool.run(tool.inputSchema.parse(input), ctx);
+const team = async (input: Record<string, unknown>, tool = TEAM_TOOL.plan) => tool.run(tool.inputSchema.parse(input), f.ctx);
 const refusal = (input: Record<string, unknown>, tool = TEAM_TOOL.teammate): string => {
   const parsed = tool.inputSchema.safeParse(input);
   return parsed.success ? '' : JSON.stringify(parsed.error.issues);
@@ -62,23 +31,23 @@ describe('the team tool', () => {
 
   it('lists, shows, creates, fails and cancels on the board', async () => {
     expect((await team({ do: 'new', text: 'do a', description: 'details' })).content).toMatch(/^Created task \S+: do a$/);
-    const [a] = tasks.list();
+    const [a] = f.tasks.list();
     await team({ do: 'new', text: 'do b', blockedBy: [a!.id] });
     expect((await team({ do: 'list' })).content).toContain(`${a!.id} [pending] do a`);
     expect(JSON.parse((await team({ do: 'get', id: a!.id })).content)).toMatchObject({ subject: 'do a', description: 'details' });
     expect((await team({ do: 'fail', id: a!.id, text: 'cannot' })).content).toContain('is now failed');
-    expect(tasks.get(a!.id)).toMatchObject({ status: 'failed', result: { error: 'cannot' } });
-    const b = tasks.list().find((t) => t.subject === 'do b')!;
+    expect(f.tasks.get(a!.id)).toMatchObject({ status: 'failed', result: { error: 'cannot' } });
+    const b = f.tasks.list().find((t) => t.subject === 'do b')!;
     expect((await team({ do: 'cancel', id: b.id })).content).toContain('is now cancelled');
     expect((await team({ do: 'list', status: 'failed' })).content).not.toContain('do b');
   });
 
   it('mails, answers a shutdown request and asks for plan approval', async () => {
     expect((await team({ do: 'send', to: 'bob', text: 'hi' })).content).toBe('Sent to bob');
-    expect((await mailbox.peek('bob')).map((m) => m.content)).toEqual(['hi']);
+    expect((await f.mailbox.peek('bob')).map((m) => m.content)).toEqual(['hi']);
     expect((await team({ do: 'shutdown', id: 'r1', approve: false, text: 'busy' })).content).toBe('answered r1');
-    expect((await team({ do: 'plan', text: 'the plan' })).content).toContain('Plan approved');
-    expect(answered).toEqual([{ requestId: 'r1', approve: false, reason: 'busy' }, { plan: 'the plan' }]);
+    expect((await team({ do: 'plan', text: 'a good plan' })).content).toContain('Plan approved');
+    expect(f.answered).toEqual([{ requestId: 'r1', approve: false, reason: 'busy' }, { plan: 'a good plan' }]);
   });
 
   it('what a verb lacks is refused as data, naming the field; nothing is written', async () => {
@@ -93,9 +62,9 @@ describe('the team tool', () => {
       [{ do: 'plan' }, /plan needs text/],
     ];
     for (const [input, message] of cases) expect(await team(input)).toMatchObject({ isError: true, content: expect.stringMatching(message) });
-    expect(tasks.list()).toEqual([]);
-    expect(await mailbox.peek('bob')).toEqual([]);
-    expect(answered).toEqual([]);
+    expect(f.tasks.list()).toEqual([]);
+    expect(await f.mailbox.peek('bob')).toEqual([]);
+    expect(f.answered).toEqual([]);
     expect((await team({ do: 'done' })).content).toContain('completes with your final answer');
   });
 
@@ -121,7 +90,7 @@ describe('the team tool', () => {
     });
     await fc.assert(
       fc.asyncProperty(input, async (i) => {
-        const out = await runTeam(i, ctx);
+        const out = await runTeam(i, f.ctx);
         expect(typeof out.content).toBe('string');
         expect(out.content.length).toBeGreaterThan(0);
       }),

@@ -1,51 +1,21 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MailboxStore } from '../../../src/store/mailbox/index.js';
-import { TaskStore } from '../../../src/store/tasks/index.js';
-import { teamTools, TEAM_TOOL_NAMES, type ProtocolServices } from '../../../src/teammate/tools/index.js';
+import { describe, expect, it } from 'vitest';
+import { teamTools, TEAM_TOOL_NAMES } from '../../../src/teammate/tools/index.js';
 import { taskIntent } from '../../../src/teammate/tools/task-write.js';
 import { createToolContext } from '../../../src/tools/context.js';
 import { toolDefinition } from '../../../src/tools/index.js';
 import { estimateToolTokens } from '../../../src/model/usage.js';
 import { wireTool } from '../../../src/model/wire-tools.js';
-import type { AnyTool, ToolContext } from '../../../src/tools/types.js';
+import type { AnyTool } from '../../../src/tools/types.js';
+import { useTeamFixture } from './team-fixture.js';
 
-let dir: string;
-let ctx: ToolContext;
-let tasks: TaskStore;
-let mailbox: MailboxStore;
-const answered: unknown[] = [];
-const protocol: ProtocolServices = {
-  requestPlanApproval: async (plan) => {
-    answered.push({ plan });
-    return { approved: plan.includes('good'), reason: 'because' };
-  },
-  respondShutdown: async (requestId, approve, reason) => {
-    answered.push({ requestId, approve, reason });
-    return `answered ${requestId}`;
-  },
-};
-
-beforeEach(async () => {
-  dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'teamd-team-tools-')));
-  tasks = await TaskStore.open(dir);
-  mailbox = new MailboxStore(dir, { roster: ['ann', 'bob', 'lead', 'user'] });
-  answered.length = 0;
-  ctx = createToolContext({
-    root: dir,
-    services: { team: { tasks, mailbox, roster: () => ['ann', 'bob', 'lead', 'user'], self: 'ann' }, protocol },
-  });
-});
-afterEach(() => rm(dir, { recursive: true, force: true }));
+const f = useTeamFixture();
 
 const tool = (name: string, sender: 'lead' | 'teammate' | 'plan' = 'plan'): AnyTool =>
   teamTools(sender).find((t) => t.name === name)!;
 const call = async (name: string, input: Record<string, unknown>, sender?: 'lead' | 'teammate' | 'plan') => {
   const t = tool(name, sender);
-  return t.run(t.inputSchema.parse(input), ctx);
+  return t.run(t.inputSchema.parse(input), f.ctx);
 };
 
 describe('the team tools a model is offered', () => {
@@ -117,7 +87,7 @@ describe('task_write and task_list', () => {
     for (const input of [{}, { subject: 's', status: 'cancelled' }, { id: 'x', priority: 1 }]) {
       expect(await call('task_write', input)).toMatchObject({ isError: true });
     }
-    expect(tasks.list()).toEqual([]);
+    expect(f.tasks.list()).toEqual([]);
   });
 
   it('a dependency cycle through blockedBy is refused', async () => {
@@ -157,7 +127,7 @@ describe('task_write and task_list', () => {
 describe('send_message', () => {
   it('mails a teammate; no recipient or no content is refused as data', async () => {
     expect((await call('send_message', { to: 'bob', content: 'hi' })).content).toBe('Sent to bob');
-    expect((await mailbox.peek('bob')).map((m) => m.content)).toEqual(['hi']);
+    expect((await f.mailbox.peek('bob')).map((m) => m.content)).toEqual(['hi']);
     expect(await call('send_message', { content: 'hi' })).toMatchObject({ isError: true, content: expect.stringContaining('recipient') });
     expect(await call('send_message', { to: 'bob' })).toMatchObject({ isError: true });
   });
@@ -169,7 +139,7 @@ describe('send_message', () => {
     expect((await call('send_message', { type: 'plan_approval_request', content: 'a good plan' })).content).toContain('Plan approved');
     expect((await call('request_plan_approval', { plan: 'a bad plan' })).content).toContain('Plan not approved');
     expect((await call('shutdown_response', { request_id: 'r2', approve: false })).content).toBe('answered r2');
-    expect(answered).toEqual([
+    expect(f.answered).toEqual([
       { requestId: 'r1', approve: true, reason: 'done' },
       { plan: 'a good plan' },
       { plan: 'a bad plan' },
@@ -178,7 +148,7 @@ describe('send_message', () => {
   });
 
   it('outside a teammate (the lead) a protocol answer is refused, not thrown', async () => {
-    const leadCtx = createToolContext({ root: dir, services: { team: { tasks, mailbox, roster: () => ['ann'], self: 'lead' } } });
+    const leadCtx = createToolContext({ root: f.dir, services: { team: { tasks: f.tasks, mailbox: f.mailbox, roster: () => ['ann'], self: 'lead' } } });
     const t = tool('send_message', 'plan');
     const out = await t.run(t.inputSchema.parse({ type: 'plan_approval_request', content: 'p' }), leadCtx);
     expect(out).toMatchObject({ isError: true, content: expect.stringContaining('Only a teammate') });
