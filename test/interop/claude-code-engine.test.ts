@@ -38,7 +38,7 @@ const endpoint = useFakeEndpoint();
 const annScript: ScriptInput = {
   rules: [
     { conversation: 'Task t1:', turn: 0, content: [{ type: 'tool_use', name: 'write', input: { file_path: 'out/t1.txt', content: 'ann was here\n' } }] },
-    { conversation: 'Task t1:', turn: 1, content: [{ type: 'tool_use', name: 'send_message', input: { to: 'cc', content: 'hello cc, t1 is done' } }] },
+    { conversation: 'Task t1:', turn: 1, content: [{ type: 'tool_use', name: 'team', input: { do: 'send', to: 'cc', text: 'hello cc, t1 is done' } }] },
     { conversation: 'Task t1:', turn: 2, content: [{ type: 'text', text: 'wrote out/t1.txt' }] },
     { conversation: 'You have new messages', times: 'always', content: [{ type: 'text', text: 'Noted.' }] },
   ],
