@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { cacheShareBound } from '../../bench/tokens/cache-bound.js';
 import { runLedger } from '../../bench/tokens/ledger-run.js';
 import { REALISTIC, TINY } from '../../bench/tokens/workloads.js';
 import { Lead } from '../../src/lead/lead.js';
@@ -17,7 +18,28 @@ describe('bench/tokens, reduced', () => {
     expect(total.usage.cache_read_input_tokens).toBeGreaterThan(0);
     expect(total.coordinationTokens).toBeGreaterThan(0);
     expect(run.schemaTokensPerRequest.every((n) => n > 0)).toBe(true);
+    // the breakpoints read (nearly) all that any cache could: the bound is above, and close
+    expect(run.cacheShareBound).toBeGreaterThanOrEqual(total.cacheShare - 1e-9);
+    expect(total.cacheShare).toBeGreaterThan(run.cacheShareBound * 0.97);
+    expect(run.calls).toHaveLength(run.requests);
   }, 120_000);
+
+  test('the cache bound: a request reads the longest prefix an earlier one sent, never what is new', () => {
+    const tools = [{ name: 't', description: 'x'.repeat(400), input_schema: {} }];
+    const body = (...texts: string[]) => ({
+      model: 'm',
+      max_tokens: 1,
+      tools,
+      messages: texts.map((text, i) => ({ role: i % 2 ? 'assistant' : 'user', content: text })),
+    });
+    const first = body('a'.repeat(400));
+    const second = body('a'.repeat(400), 'b'.repeat(400), 'c'.repeat(400));
+    const bound = cacheShareBound([first, second] as never);
+    // the second reads the first whole (tools and its message) and writes its two new messages
+    expect(bound).toBeGreaterThan(0.3);
+    expect(bound).toBeLessThan(0.37);
+    expect(cacheShareBound([first, first] as never)).toBeCloseTo(0.5, 1);
+  });
 
   test('the realistic workload reads real source files: its requests are several times the tiny ones', async () => {
     const run = await runLedger({ Lead, TaskStore }, { tasks: 1, teammates: 2, workload: REALISTIC });
