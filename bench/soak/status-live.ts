@@ -13,7 +13,7 @@
  *        [--before <dir>] [--repo <dir> (reuse; not removed)] [--keep] [--wait-ms N (idle before timing)]
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -62,13 +62,21 @@ function timed(cmd: string[], cwd: string): Run {
 const uptime = (): string => execFileSync('uptime', { encoding: 'utf8' }).trim().replace(/.*load average: /, 'load ');
 const cli = (root: string): string[] => [process.execPath, join(root, 'dist', 'cli', 'main.js')];
 
-/** `rounds` rounds of each command in turn (A B C A B C …), then a line per command. */
-function timeInterleaved(phase: string, repo: string, commands: [string, string[]][]): void {
+/** A process's user + system CPU so far, in ms (clock ticks of /proc/<pid>/stat, 100 a second here). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** `rounds` rounds of each command in turn (A B C A B C …), then a line per command (and the lead's CPU meanwhile). */
+function timeInterleaved(phase: string, repo: string, commands: [string, string[]][], leadPid?: number, rounds = ROUNDS): void {
   const runs = new Map<string, Run[]>(commands.map(([name]) => [name, []]));
   const loadBefore = uptime();
-  for (let round = 0; round < ROUNDS; round++)
+  const [leadBefore, began] = [leadPid ? cpuOf(leadPid) : 0, performance.now()];
+  for (let round = 0; round < rounds; round++)
     for (const [name, cmd] of commands) runs.get(name)!.push(timed(cmd, repo));
-  console.log(`\n${phase} (${ROUNDS} rounds; ${loadBefore} before, ${uptime()} after)`);
+  const lead = leadPid ? `; the lead used ${((cpuOf(leadPid) - leadBefore) / (performance.now() - began) * 100).toFixed(1)}% of a core meanwhile` : '';
+  console.log(`\n${phase} (${rounds} rounds; ${loadBefore} before, ${uptime()} after${lead})`);
   for (const [name, rs] of runs) console.log(`  ${name.padEnd(28)} ${summary(rs.map((r) => r.wallMs))} wall, ${summary(rs.map((r) => r.cpuMs))} CPU`);
 }
 
@@ -87,7 +95,7 @@ function commandsFor(): [string, string[]][] {
 }
 
 /** Starts the probe's lead and resolves once its live part is done and the team idle. */
-async function startLead(repo: string): Promise<{ stop: () => Promise<void> }> {
+async function startLead(repo: string): Promise<{ pid: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, repo, String(LIVE_TASKS), String(LIVE_MESSAGES)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -96,7 +104,7 @@ async function startLead(repo: string): Promise<{ stop: () => Promise<void> }> {
     createInterface({ input: child.stdout }).on('line', (l) => l.startsWith('{"phase":"idle"') && resolve());
     child.once('close', (code) => reject(new Error(`the probe exited (${code}) before the team was idle`)));
   });
-  return { stop: async () => { child.stdin.end(); await exited; } };
+  return { pid: child.pid!, stop: async () => { child.stdin.end(); await exited; } };
 }
 
 const given = opt('--repo');
@@ -104,8 +112,9 @@ const repo = given ?? (await buildRepo());
 console.log(`repo ${repo}`);
 try {
   const lead = await startLead(repo);
+  timeInterleaved('lead running, just after its live part', repo, commandsFor(), lead.pid, Math.min(ROUNDS, 4));
   await new Promise((r) => setTimeout(r, WAIT_MS)); // the idle team settles (not a wait for an event: a bench's pause)
-  timeInterleaved('lead running, team idle', repo, commandsFor());
+  timeInterleaved('lead running, team idle', repo, commandsFor(), lead.pid);
   await lead.stop();
   timeInterleaved('lead stopped', repo, commandsFor());
 } finally {
