@@ -7,7 +7,7 @@ import { stuckLocks, type StuckLock } from '../store/lock-holder.js';
 import { formatProblem } from '../store/problems.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
-import { configProblem } from './validate.js';
+import { configProblem } from './config-problem.js';
 import { failedLines, failureReasons, waitingText } from './status-tasks.js';
 
 export function registerStatusCommand(program: Command): void {

@@ -1,12 +1,12 @@
-import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { configPath, loadConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { checkTeamFiles } from '../store/check.js';
 import { checkClaudeFiles } from './validate-claude.js';
 import { stuckLocks } from '../store/lock-holder.js';
 import { formatProblem } from '../store/problems.js';
 import type { FileProblem } from '../store/types.js';
 import { CliError } from './cli-error.js';
+import { configProblem } from './config-problem.js';
 import { printJson, printLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
@@ -24,15 +24,6 @@ export function registerValidateCommand(program: Command): void {
   )
     .option('--json', 'print JSON')
     .action(validate);
-}
-
-/** loadConfig's error starts with the absolute file name; report it repo-relative like the rest. */
-export function configProblem(repo: string, error: string): FileProblem {
-  const file = configPath(repo);
-  return {
-    file: relative(repo, file),
-    message: error.startsWith(`${file}: `) ? error.slice(file.length + 2) : error,
-  };
 }
 
 async function validate(options: ValidateOptions): Promise<void> {

@@ -85,16 +85,24 @@ export async function readTeamStatus(
     };
   });
   const mailbox = new MailboxStore(repoRoot, { summaryCache: summaryCacheOf(repoRoot) });
-  const cron = await cronSection(repoRoot, now);
+  // The sections read different files and only read them: their file system round trips overlap (each is a trip
+  // through libuv's thread pool, ~170 in one status; one after another they cost wall time on a busy machine).
+  const [cron, board, inboxes, merges, mailProblems] = await Promise.all([
+    cronSection(repoRoot, now),
+    tasks ? taskSection(tasks) : boardSection(repoRoot),
+    mailbox.inboxSizes(),
+    mergeSection(repoRoot, config),
+    mailbox.problems(),
+  ]);
   return {
     lead: { running: pid !== null, pid, paused: pid !== null ? readPause(repoRoot) : null },
     teammates,
-    tasks: tasks ? taskSection(tasks) : await boardSection(repoRoot),
-    inboxes: await mailbox.inboxSizes(),
+    tasks: board,
+    inboxes,
     cron: cron.jobs,
-    merges: await mergeSection(repoRoot, config),
+    merges,
     approvals: listRequests(repoRoot, 'pending'),
-    problems: [...teamFolderProblems(repoRoot), ...(await mailbox.problems()), ...cron.problems, ...hookProblems(repoRoot)],
+    problems: [...teamFolderProblems(repoRoot), ...mailProblems, ...cron.problems, ...hookProblems(repoRoot)],
   };
 }
 
