@@ -7,6 +7,7 @@
  * (the parent measures `top`, `status` and `logs` meanwhile), then stops it.
  *   node --expose-gc --import tsx bench/soak/probe.ts <repo> <tasks> <messages> [--src]
  */
+import { getHeapSpaceStatistics } from 'node:v8';
 import { medianOf } from '../support/stats.js';
 import { soakModules } from './modules.js';
 
@@ -30,9 +31,15 @@ const FIFTHS = 5;
 const readings: { part: string; done: number; rssMB: number }[] = [];
 async function reading(part: string, done: number): Promise<void> {
   const heapMB = (gcNow?.(), process.memoryUsage().heapUsed / 2 ** 20);
-  const line = { phase: 'progress', part, done, rssMB: await rssMB(), mainHeapMB: heapMB, at: new Date().toISOString() };
+  const rss = await rssMB();
+  const line = { phase: 'progress', part, done, rssMB: rss, mainHeapMB: heapMB, ...mainHeapCommitted(), at: new Date().toISOString() };
   readings.push(line);
   console.error(JSON.stringify(line));
+}
+/** The main thread's heap as committed (what RSS sees), the young generation apart: used can be flat while committed grows. */
+function mainHeapCommitted(): { mainHeapTotalMB: number; mainYoungMB: number } {
+  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+  return { mainHeapTotalMB: process.memoryUsage().heapTotal / 2 ** 20, mainYoungMB: young / 2 ** 20 };
 }
 const atFifth = (i: number, total: number): boolean => total >= FIFTHS && (i + 1) % Math.floor(total / FIFTHS) === 0;
 
@@ -75,6 +82,7 @@ const idle = (): boolean => lead.pool.names().every((n) => lead.pool.stateOf(n)?
 await until(idle, 'every teammate idle');
 const coldStartMs = performance.now() - began;
 const rssBefore = await rssMB();
+await reading('cold', 0);
 
 // The stall check as the lead runs it: the in-memory progress, the status files, no event log.
 const progress = new m.ProgressTimes();
