@@ -122,6 +122,11 @@ for (let i = 0; i < MESSAGES; i++) {
 }
 await until(() => delivered >= MESSAGES && idle(), `${MESSAGES} messages delivered`);
 const rssAfterMessages = await rssMB();
+// The same team after SETTLE_MS more idle: V8 gives back young-generation and old-space pages only once a
+// thread's allocation has gone quiet, so a reading taken as the work ends counts heap slack, not what is kept.
+const SETTLE_MS = 15_000;
+await new Promise((r) => setTimeout(r, SETTLE_MS));
+const rssSettled = await rssMB();
 
 console.log(
   JSON.stringify({
@@ -133,6 +138,8 @@ console.log(
     rssBefore,
     rssAfterTasks,
     rssAfterMessages,
+    rssSettled,
+    settleMs: SETTLE_MS,
     // After the first fifth of the tasks: every teammate thread has done real work (warm), for the growth after it.
     rssWarm: readings.find((r) => r.part === 'tasks')?.rssMB ?? null,
     stallRuns,
