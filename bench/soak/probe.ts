@@ -7,6 +7,7 @@
  * (the parent measures `top`, `status` and `logs` meanwhile), then stops it.
  *   node --expose-gc --import tsx bench/soak/probe.ts <repo> <tasks> <messages> [--src]
  */
+import { getHeapSpaceStatistics } from 'node:v8';
 import { medianOf } from '../support/stats.js';
 import { soakModules } from './modules.js';
 
@@ -30,9 +31,15 @@ const FIFTHS = 5;
 const readings: { part: string; done: number; rssMB: number }[] = [];
 async function reading(part: string, done: number): Promise<void> {
   const heapMB = (gcNow?.(), process.memoryUsage().heapUsed / 2 ** 20);
-  const line = { phase: 'progress', part, done, rssMB: await rssMB(), mainHeapMB: heapMB, at: new Date().toISOString() };
+  const rss = await rssMB();
+  const line = { phase: 'progress', part, done, rssMB: rss, mainHeapMB: heapMB, ...mainHeapCommitted(), at: new Date().toISOString() };
   readings.push(line);
   console.error(JSON.stringify(line));
+}
+/** The main thread's heap as committed (what RSS sees), the young generation apart: used can be flat while committed grows. */
+function mainHeapCommitted(): { mainHeapTotalMB: number; mainYoungMB: number } {
+  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+  return { mainHeapTotalMB: process.memoryUsage().heapTotal / 2 ** 20, mainYoungMB: young / 2 ** 20 };
 }
 const atFifth = (i: number, total: number): boolean => total >= FIFTHS && (i + 1) % Math.floor(total / FIFTHS) === 0;
 
@@ -75,6 +82,7 @@ const idle = (): boolean => lead.pool.names().every((n) => lead.pool.stateOf(n)?
 await until(idle, 'every teammate idle');
 const coldStartMs = performance.now() - began;
 const rssBefore = await rssMB();
+await reading('cold', 0);
 
 // The stall check as the lead runs it: the in-memory progress, the status files, no event log.
 const progress = new m.ProgressTimes();
@@ -114,6 +122,11 @@ for (let i = 0; i < MESSAGES; i++) {
 }
 await until(() => delivered >= MESSAGES && idle(), `${MESSAGES} messages delivered`);
 const rssAfterMessages = await rssMB();
+// The same team after SETTLE_MS more idle: V8 gives back young-generation and old-space pages only once a
+// thread's allocation has gone quiet, so a reading taken as the work ends counts heap slack, not what is kept.
+const SETTLE_MS = TASKS >= 1_000 ? 15_000 : 0; // a short run (the test's: a few tasks) measures nothing: no wait
+await new Promise((r) => setTimeout(r, SETTLE_MS));
+const rssSettled = await rssMB();
 
 console.log(
   JSON.stringify({
@@ -125,6 +138,8 @@ console.log(
     rssBefore,
     rssAfterTasks,
     rssAfterMessages,
+    rssSettled,
+    settleMs: SETTLE_MS,
     // After the first fifth of the tasks: every teammate thread has done real work (warm), for the growth after it.
     rssWarm: readings.find((r) => r.part === 'tasks')?.rssMB ?? null,
     stallRuns,

@@ -109,7 +109,8 @@ const sentLog = (post: (m: FromWorker) => void) => ({
  * to the lead, which alone writes the team's files.
  */
 function storesFor(data: WorkerData, roster: string[], post: (m: FromWorker) => void) {
-  const tasks = TaskStore.fromSnapshot(data.repoRoot, data.tasks);
+  // Finished tasks' bodies stay in their files: a copy per teammate of every one was most of its board (slim.ts).
+  const tasks = TaskStore.fromSnapshot(data.repoRoot, data.tasks, { finishedBodies: false });
   const mailbox = new MailboxStore(data.repoRoot, { roster });
   if (!data.writesViaLead) {
     const events = EventLog.forRepo(data.repoRoot, (e) => post({ type: 'event', event: e as unknown as Record<string, unknown> }));

@@ -12,6 +12,7 @@ import { TaskFiles, type TaskBackend, type TaskRead } from './task-files.js';
 import { MemoryTaskFiles } from './memory-files.js';
 import { TaskIndex, type TaskChangeNotice } from './task-index.js';
 import { taskProblems } from './task-problems.js';
+import { withoutFinishedBody } from './slim.js';
 import { TaskWriter, type TaskChange, type TaskResultOf } from './task-writer.js';
 import { checkRepoRoot, storeOptions } from '../options.js';
 import { TaskStoreOptionsSchema, type NewTask, type RefreshResult, type TaskFilter, type TaskMutation, type TaskStoreOptions } from './types.js';
@@ -43,6 +44,7 @@ export class TaskStore {
     this.archive = new TaskArchive(files.folder, (file) => files.labelOf(file));
     this.index.archivedStatus = (id) => this.archive.statusOf(id);
     this.index.beforeRemove = (id) => this.archive.forget(id);
+    if (options.finishedBodies === false) this.index.keep = withoutFinishedBody;
     const now = (): Date => this.now();
     this.writer = new TaskWriter(files, this.index, now, options.lock, options.trackOwnWrites ?? false);
     this.claims = { files, index: this.index, writer: this.writer, now };
@@ -99,6 +101,11 @@ export class TaskStore {
     const store = new TaskStore(files, { ...options, trackOwnWrites: true });
     for (const task of tasks) store.index.upsert(task);
     return store;
+  }
+
+  /** False when this store's index drops finished tasks' descriptions and notes (a teammate's copy, slim.ts). */
+  get keepsFinishedBodies(): boolean {
+    return this.options.finishedBodies !== false;
   }
 
   /** Every task in the index (for `fromSnapshot`). */

@@ -56,11 +56,15 @@ export class TaskIndex {
   /** Told before a task leaves the index (it may have been archived: see `TaskArchive.forget`). */
   beforeRemove: (id: string) => void = () => undefined;
 
+  /** What the index keeps of a task it is given (a teammate's copy: finished tasks without their bodies, slim.ts). */
+  keep: (task: Task) => Task = (task) => task;
+
   /** Told of every real change of the index: a task added or changed (not re-read unchanged), or removed. */
   onChange: ((change: TaskChangeNotice) => void) | null = null;
 
   /** Adds or replaces a task; returns the ids that became ready through it. A re-read of the same content changes nothing. */
-  upsert(task: Task): string[] {
+  upsert(given: Task): string[] {
+    const task = this.keep(given);
     const old = this.tasks.get(task.id);
     if (old && sameTask(old, task)) return [];
     if (old) this.unlink(old);

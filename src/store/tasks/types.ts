@@ -80,6 +80,12 @@ export const TaskStoreOptionsSchema = z.strictObject({
    */
   trackOwnWrites: z.boolean().optional(),
   /**
+   * Keep finished (completed, cancelled) tasks' descriptions and notes in the
+   * index (default true). A teammate's copy of the board sets false: their
+   * files keep them (slim.ts).
+   */
+  finishedBodies: z.boolean().optional(),
+  /**
    * What `open` read last time (`teamd status`: board-cache.ts): a file the
    * cache still knows is not read again; every other read is put into it.
    */

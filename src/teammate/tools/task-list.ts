@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { isFinished } from '../../store/tasks/slim.js';
 import type { Task } from '../../store/types.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../../tools/types.js';
 import { sentSchema } from './sent-schema.js';
 import { teamServices } from './services.js';
+
+/** Said of a finished task on a teammate's board copy, which keeps no description or notes of it. */
+export const FINISHED_BODY_NOTE = 'finished: its description and notes are in its file, not in this copy of the board';
 
 export const formatTaskLine = (t: Task, blockers: string[]): string => {
   const owner = t.owner ? ` @${t.owner}` : '';
@@ -18,7 +22,8 @@ export function showTask(id: string, ctx: ToolContext): ToolOutput {
     const known = tasks.list().map((t) => t.id).slice(0, 50);
     return { content: `No task "${id}". Known ids: ${known.join(', ') || '(none)'}`, isError: true };
   }
-  return { content: JSON.stringify({ ...task, waitingFor: tasks.blockers(task.id) }, null, 2) };
+  const body = !tasks.keepsFinishedBodies && isFinished(task) ? { bodyNotKept: FINISHED_BODY_NOTE } : {};
+  return { content: JSON.stringify({ ...task, waitingFor: tasks.blockers(task.id), ...body }, null, 2) };
 }
 
 const ListSchema = z.strictObject({

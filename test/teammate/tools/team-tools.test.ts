@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { teamTools, TEAM_TOOL_NAMES } from '../../../src/teammate/tools/index.js';
 import { taskIntent } from '../../../src/teammate/tools/task-write.js';
+import { FINISHED_BODY_NOTE } from '../../../src/teammate/tools/task-list.js';
 import { createToolContext } from '../../../src/tools/context.js';
 import { toolDefinition } from '../../../src/tools/index.js';
 import { estimateToolTokens } from '../../../src/model/usage.js';
@@ -81,6 +82,19 @@ describe('task_write and task_list', () => {
     expect(shown.notes.map((n) => n.text)).toEqual(['not needed']);
     expect((await call('task_list', {})).content).toContain('a [pending] do a');
     expect(await call('task_list', { id: 'nope' })).toMatchObject({ isError: true, content: expect.stringContaining('Known ids: a, b') });
+  });
+
+  it("on a teammate's board copy a finished task is shown without its body, and says where it is", async () => {
+    await call('task_write', { id: 'a', subject: 'do a', description: 'the long brief' });
+    await call('task_write', { id: 'b', subject: 'do b', description: 'another brief' });
+    await call('task_write', { id: 'b', status: 'cancelled', reason: 'not needed' });
+    tasks = TaskStore.fromSnapshot(dir, tasks.snapshot(), { finishedBodies: false });
+    ctx = createToolContext({ root: dir, services: { team: { tasks, mailbox, roster: () => ['ann'], self: 'ann' }, protocol } });
+    const done = JSON.parse((await call('task_list', { id: 'b' })).content) as Record<string, unknown>;
+    expect(done).toMatchObject({ status: 'cancelled', description: '', notes: [], bodyNotKept: FINISHED_BODY_NOTE });
+    const live = JSON.parse((await call('task_list', { id: 'a' })).content) as Record<string, unknown>;
+    expect(live).toMatchObject({ description: 'the long brief' });
+    expect(live).not.toHaveProperty('bodyNotKept');
   });
 
   it('refuses what is neither a create nor a change, and writes nothing', async () => {
