@@ -43,7 +43,7 @@ import {
 import { judgeStreamEnd } from './stream-end.js';
 import { thinkingParams } from './thinking.js';
 import { fetchLoaded } from './fetch-parser-tier.js';
-import { afterNextRequestSent } from './request-sent.js';
+import { whileAnswerAwaited } from './request-sent.js';
 import { claimTurnRehearsal, startTurnRehearsal, type TurnRehearsal } from './turn-rehearsal.js';
 import type {
   ModelClient,
@@ -191,7 +191,7 @@ export class AnthropicModel implements ModelClient {
     const credential = this.#endpoint.authToken === undefined ? { apiKey: 'rehearsal' } : { authToken: 'rehearsal' };
     const make = (baseURL: string): ModelClient =>
       new AnthropicModel({ ...pickDefined(this.#options), ...credential, baseURL, maxRetries: 0, timeoutMs: 10_000 });
-    afterNextRequestSent(() => (this.#rehearsal = startTurnRehearsal(make, request)));
+    whileAnswerAwaited(() => (this.#rehearsal = startTurnRehearsal(make, request)));
   }
 
   /** Counts the failure, switches model or stops streaming when due; the wait before the next attempt. */

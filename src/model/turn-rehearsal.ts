@@ -79,15 +79,19 @@ async function drain(stream: AsyncIterable<unknown>, signal: AbortSignal): Promi
 }
 
 /**
- * Runs the rehearsal of `request` with a client that `make` builds for the
- * canned endpoint's URL.
+ * Runs the rehearsal of `request` now, with a client that `make` builds for
+ * the canned endpoint's URL.
  */
 export function startTurnRehearsal(make: (baseURL: string) => ModelClient, request: ModelRequest): TurnRehearsal {
   const controller = new AbortController();
-  const { signal } = controller;
+  return { cancel: () => controller.abort(), done: rehearse(make, request, controller.signal) };
+}
+
+/** The two requests against a canned endpoint; never rejects. */
+async function rehearse(make: (baseURL: string) => ModelClient, request: ModelRequest, signal: AbortSignal): Promise<void> {
   const tool = request.tools[0]?.name;
   const answers = tool === undefined ? [TEXT_ANSWER] : [toolAnswer(tool), TEXT_ANSWER];
-  const run = async (): Promise<void> => {
+  try {
     const endpoint = await startCannedEndpoint(answers);
     try {
       const client = make(endpoint.url);
@@ -98,7 +102,7 @@ export function startTurnRehearsal(make: (baseURL: string) => ModelClient, reque
     } finally {
       endpoint.close();
     }
-  };
-  const done = signal.aborted ? Promise.resolve() : run().catch(() => undefined);
-  return { cancel: () => controller.abort(), done };
+  } catch {
+    // a rehearsal has nothing to report: the real call meets any real problem
+  }
 }

@@ -9,7 +9,7 @@
  * one-shot command asked for rehearsals (src/model/turn-rehearsal.ts).
  */
 import { spawn } from 'node:child_process';
-import { afterNextRequestSent } from '../model/request-sent.js';
+import { whileAnswerAwaited } from '../model/request-sent.js';
 import { turnRehearsalWanted } from '../model/turn-rehearsal.js';
 import { defaultShell } from './bash-process.js';
 
@@ -30,9 +30,9 @@ export function spawnRehearsalShell(shell: string = defaultShell()): Promise<voi
   });
 }
 
-/** Arms the rehearsal for after the process's first model request is written (once per process). */
+/** Arms the rehearsal for while the process's first model answer is awaited (once per process). */
 export function rehearseSpawn(): void {
   if (armed || !turnRehearsalWanted() || process.env.TEAMD_NO_SPAWN_REHEARSAL === '1') return;
   armed = true;
-  afterNextRequestSent(() => void spawnRehearsalShell());
+  whileAnswerAwaited(() => void spawnRehearsalShell());
 }

@@ -1,10 +1,11 @@
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer, type ConversationMessage, type FakeAnthropicServer } from '../../src/model/index.js';
 import { requestLength, startCannedEndpoint, sseOf } from '../../src/model/canned-endpoint.js';
+import { ANSWER_HEAD_CHANNEL, REQUEST_SENT_CHANNEL, whileAnswerAwaited } from '../../src/model/request-sent.js';
 import { rehearseFirstTurn, startTurnRehearsal, turnRehearsalWanted } from '../../src/model/turn-rehearsal.js';
 import { clientOn, collect, requestOf, tools } from './support.js';
 
@@ -112,10 +113,9 @@ describe('the first turn rehearsal', () => {
           await expect(rehearsal.done).resolves.toBeUndefined();
         } finally {
           bad.close();
-          bad.closeAllConnections?.();
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
     expect(await eventually(() => liveSockets().length <= before.length)).toBe(true);
   });
@@ -144,5 +144,37 @@ describe('the canned endpoint', () => {
     } finally {
       endpoint.close();
     }
+  });
+});
+
+describe('a warm-up while the answer is awaited', () => {
+  const publish = (name: string): void => channel(name).publish({ request: { origin: 'http://test' } });
+  const afterTimers = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+  it('runs once after the next request is written, and not when the answer came first', async () => {
+    const calls: string[] = [];
+    whileAnswerAwaited(() => void calls.push('late answer'), 5);
+    whileAnswerAwaited(() => void calls.push('early answer'), 5);
+    publish(REQUEST_SENT_CHANNEL); // both armed: each now waits 5 ms
+    await afterTimers(5); // timers of one delay fire in the order they were set: theirs first
+    expect(calls).toEqual(['late answer', 'early answer']);
+    whileAnswerAwaited(() => void calls.push('never'), 5);
+    publish(REQUEST_SENT_CHANNEL);
+    publish(ANSWER_HEAD_CHANNEL);
+    await afterTimers(5);
+    publish(REQUEST_SENT_CHANNEL); // once only
+    await afterTimers(5);
+    expect(calls).toEqual(['late answer', 'early answer']);
+  });
+
+  it('drops a throw of the warm-up', async () => {
+    let ran = false;
+    whileAnswerAwaited(() => {
+      ran = true;
+      throw new Error('boom');
+    }, 0);
+    publish(REQUEST_SENT_CHANNEL);
+    await afterTimers(1);
+    expect(ran).toBe(true);
   });
 });
