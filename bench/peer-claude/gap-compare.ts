@@ -38,7 +38,7 @@ const conversation = CONVERSATIONS.find((c) => c.name === option('--conversation
 
 /** `--before-env K=V` / `--after-env K=V`: variables for one side's runs (a switch of the same build). */
 const sideEnv = (side: string): Record<string, string> =>
-  Object.fromEntries(process.argv.flatMap((a, i) => (process.argv[i - 1] === `--${side}-env` ? [a.split('=', 2) as [string, string]] : [])));
+  Object.fromEntries(process.argv.flatMap((a, i) => (process.argv[i - 1] === `--${side}-env` ? [[a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as [string, string]] : [])));
 
 async function runOnce(build: string, side: string): Promise<Sample> {
   const cwd = mkdtempSync(join(tmpdir(), 'teamd-gap-'));

@@ -4,7 +4,7 @@
  * written to its socket, and `undici:request:headers` when an answer's head
  * arrives. Work that should neither compete with sending the request nor
  * with handling its answer — warm-ups with the model's whole wait to run in
- * (turn-rehearsal.ts, src/tools/spawn-rehearsal.ts) — starts in between. A
+ * (turn-rehearsal.ts) — starts in between. A
  * model client that does not use fetch in this thread never fires them:
  * nothing is started then.
  */

@@ -64,7 +64,7 @@ export function rehearseFirstTurn(): void {
   wanted = true;
 }
 
-/** Whether this process asked for rehearsals (tools rehearse their own first call then: src/tools/spawn-rehearsal.ts). */
+/** Whether this process asked for the rehearsal. */
 export const turnRehearsalWanted = (): boolean => wanted;
 
 /** True once per process, for the first call that should start the rehearsal. */

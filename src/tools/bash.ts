@@ -8,7 +8,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { changesDirectory, classifyCommand } from './bash-classify.js';
-import { rehearseSpawn } from './spawn-rehearsal.js';
 import { backgroundShells } from './bash-background.js';
 import { safeGitEnv } from './bash-read-only.js';
 import { runShell, type ShellResult } from './bash-process.js';
@@ -55,8 +54,8 @@ export const bashTool = defineTool({
   isReadOnly: (input) => classifyCommand(input.command).readOnly,
   // A `cd` is read-only but moves the directory the next call starts in: such calls keep their order.
   isConcurrencySafe: (input) => classifyCommand(input.command).readOnly && !changesDirectory(input.command),
-  // the classifier's parser and patterns are compiled on their first use, and child_process on its first spawn
-  rehearse: () => void (classifyCommand('echo warm').readOnly && changesDirectory('echo warm'), rehearseSpawn()),
+  // the classifier's parser and patterns are compiled on their first use
+  rehearse: () => void (classifyCommand('echo warm').readOnly && changesDirectory('echo warm')),
   run: async (input, ctx) =>
     input.run_in_background ? runInBackground(input, ctx) : runForeground(input, ctx),
 });
