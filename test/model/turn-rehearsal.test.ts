@@ -47,7 +47,7 @@ describe('the first turn rehearsal', () => {
     server = await startFakeAnthropicServer({
       script: {
         steps: [
-          { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo one' } }], delayMs: 300 },
+          { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo one' } }], delayMs: 600 },
           { content: [{ type: 'text', text: 'It printed one.' }] },
         ],
       },
