@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { exitWhenWritten, ONE_SHOT_COMMANDS } from './exit-when-done.js';
 import { keepFetchParserInBaseline } from '../model/fetch-parser-tier.js';
+import { rehearseFirstTurn } from '../model/turn-rehearsal.js';
 
 /** For the code-cached bundle's launcher (src/cli/launch.ts): V8 flags back to their defaults before the cache is made. */
 export { restoreParserFlags } from '../model/fetch-parser-tier.js';
@@ -159,6 +160,7 @@ export async function main(): Promise<void> {
   const command = commandOf(process.argv);
   const oneShot = command !== undefined && ONE_SHOT_COMMANDS.has(command);
   if (oneShot) keepFetchParserInBaseline(); // no TurboFan job on fetch's parser to compete with the turns and hold the exit
+  if (oneShot && process.env.TEAMD_NO_TURN_REHEARSAL !== '1') rehearseFirstTurn(); // the first turn's path warmed while the model thinks
   process.exitCode = await runCli();
   // a one-shot command is done when its action returns: no wait for V8's background work (exit-when-done.ts)
   if (oneShot) await exitWhenWritten(process.exitCode);

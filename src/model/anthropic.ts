@@ -43,6 +43,8 @@ import {
 import { judgeStreamEnd } from './stream-end.js';
 import { thinkingParams } from './thinking.js';
 import { fetchLoaded } from './fetch-parser-tier.js';
+import { whileAnswerAwaited } from './request-sent.js';
+import { claimTurnRehearsal, startTurnRehearsal, type TurnRehearsal } from './turn-rehearsal.js';
 import type {
   ModelClient,
   ModelRequest,
@@ -99,6 +101,7 @@ export class AnthropicModel implements ModelClient {
   readonly #backoff: BackoffOptions;
   readonly #policy: RetryPolicy;
   readonly #endpoint: ResolvedEndpoint;
+  #rehearsal: TurnRehearsal | undefined;
 
   constructor(options: AnthropicModelOptions) {
     this.model = options.model;
@@ -145,6 +148,8 @@ export class AnthropicModel implements ModelClient {
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void> {
+    // the rehearsal runs through the platform's fetch: not with a fetch of the caller's
+    if (this.#options.fetch === undefined && claimTurnRehearsal()) this.#armRehearsal(request);
     const call: CallState = {
       model: this.model,
       retries: 0,
@@ -179,6 +184,14 @@ export class AnthropicModel implements ModelClient {
         return yield* this.#finish({ status: 'aborted', assembler: new MessageAssembler() }, call.model);
       }
     }
+  }
+
+  /** Starts the first turn's rehearsal once the first request is written (turn-rehearsal.ts). */
+  #armRehearsal(request: ModelRequest): void {
+    const credential = this.#endpoint.authToken === undefined ? { apiKey: 'rehearsal' } : { authToken: 'rehearsal' };
+    const make = (baseURL: string): ModelClient =>
+      new AnthropicModel({ ...pickDefined(this.#options), ...credential, baseURL, maxRetries: 0, timeoutMs: 10_000 });
+    whileAnswerAwaited(() => (this.#rehearsal = startTurnRehearsal(make, request)));
   }
 
   /** Counts the failure, switches model or stops streaming when due; the wait before the next attempt. */
@@ -283,12 +296,19 @@ export class AnthropicModel implements ModelClient {
       return;
     }
     const stopReason = end.status === 'ok' ? end.stopReason : 'aborted';
+    if (stopReason !== 'tool_use') this.#rehearsal?.cancel(); // no next turn for it to make ready
     yield { type: 'done', message, stopReason, usage, model };
   }
 }
 
 /** Events that are no output yet: held until the attempt commits. */
 const HELD = new Set<ModelStreamEvent['type']>(['message_start', 'block_start', 'input_json_delta', 'thinking_delta']);
+
+/** What a rehearsal client keeps of the options: the model's settings, not the endpoint or the hooks. */
+function pickDefined(o: AnthropicModelOptions): AnthropicModelOptions {
+  const { model, maxTokens, thinking, prices } = o;
+  return { model, ...(maxTokens === undefined ? {} : { maxTokens }), ...(thinking ? { thinking } : {}), ...(prices ? { prices } : {}) };
+}
 
 function notify(request: ModelRequest, notice: RetryNotice): void {
   try {
