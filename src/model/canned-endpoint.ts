@@ -30,27 +30,58 @@ const HEAD = [
   'transfer-encoding: chunked',
 ].join('\r\n');
 
+/** A request head past this size is no rehearsal's: the connection is dropped (the port is open to every local process). */
+export const MAX_HEAD_BYTES = 64 * 1024;
+
 const chunk = (text: string): string => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 
-/** The length of the first complete request in `buffer` (head and body), or 0 while it is incomplete. */
-export function requestLength(buffer: Buffer): number {
-  const end = buffer.indexOf('\r\n\r\n');
-  if (end < 0) return 0;
-  const length = /\r\ncontent-length:\s*(\d+)/i.exec(buffer.subarray(0, end).toString('latin1'));
-  const total = end + 4 + Number(length?.[1] ?? 0);
-  return buffer.length >= total ? total : 0;
+/**
+ * Counts whole requests in a byte stream: a head up to its blank line, then
+ * `content-length` bytes of body, skipped without being kept (memory stays
+ * bounded by the head, however long a body). A head past MAX_HEAD_BYTES is
+ * an error.
+ */
+export class RequestSplitter {
+  #head = Buffer.alloc(0);
+  #bodyLeft = -1; // -1: reading a head
+
+  /** Feeds bytes; the number of requests they completed, or 'too-big'. */
+  feed(data: Buffer): number | 'too-big' {
+    let done = 0;
+    for (let rest = data; rest.length > 0; ) {
+      if (this.#bodyLeft < 0) {
+        const head = Buffer.concat([this.#head, rest]);
+        const end = head.indexOf('\r\n\r\n');
+        if (end < 0) {
+          if (head.length > MAX_HEAD_BYTES) return 'too-big';
+          this.#head = head;
+          return done;
+        }
+        if (end > MAX_HEAD_BYTES) return 'too-big';
+        this.#bodyLeft = contentLength(head.subarray(0, end));
+        this.#head = Buffer.alloc(0);
+        rest = head.subarray(end + 4);
+      }
+      const take = Math.min(this.#bodyLeft, rest.length);
+      this.#bodyLeft -= take;
+      rest = rest.subarray(take);
+      if (this.#bodyLeft === 0) [done, this.#bodyLeft] = [done + 1, -1];
+    }
+    return done;
+  }
 }
+
+const contentLength = (head: Buffer): number =>
+  Number(/\r\ncontent-length:\s*(\d+)/i.exec(head.toString('latin1'))?.[1] ?? 0);
 
 function serve(socket: Socket, next: () => string[]): void {
   socket.unref();
   socket.on('error', () => socket.destroy());
-  let pending = Buffer.alloc(0);
+  const requests = new RequestSplitter();
   socket.on('data', (data: Buffer) => {
-    pending = Buffer.concat([pending, data]);
-    for (let length = requestLength(pending); length > 0; length = requestLength(pending)) {
-      pending = pending.subarray(length);
-      socket.write(`${HEAD}\r\n\r\n${next().map(chunk).join('')}0\r\n\r\n`);
-    }
+    const done = requests.feed(data);
+    if (done === 'too-big') return void socket.destroy();
+    for (let i = 0; i < done; i++) socket.write(`${HEAD}\r\n\r\n${next().map(chunk).join('')}0\r\n\r\n`);
   });
 }
 

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer, type ConversationMessage, type FakeAnthropicServer } from '../../src/model/index.js';
-import { requestLength, startCannedEndpoint, sseOf } from '../../src/model/canned-endpoint.js';
+import { MAX_HEAD_BYTES, RequestSplitter, startCannedEndpoint, sseOf } from '../../src/model/canned-endpoint.js';
+import { connect } from 'node:net';
 import { ANSWER_HEAD_CHANNEL, REQUEST_SENT_CHANNEL, whileAnswerAwaited } from '../../src/model/request-sent.js';
 import { rehearseFirstTurn, startTurnRehearsal, turnRehearsalWanted } from '../../src/model/turn-rehearsal.js';
 import { clientOn, collect, requestOf, tools } from './support.js';
@@ -122,16 +123,25 @@ describe('the first turn rehearsal', () => {
 });
 
 describe('the canned endpoint', () => {
-  it('finds a whole request however it is cut (generated)', () => {
+  it('counts whole requests however the stream is cut (generated)', () => {
     fc.assert(
-      fc.property(fc.string(), fc.nat(2000), (path, bodyLength) => {
-        const body = 'b'.repeat(bodyLength);
-        const raw = Buffer.from(`POST /v1/${encodeURIComponent(path)} HTTP/1.1\r\nContent-Length: ${bodyLength}\r\n\r\n${body}`);
-        for (const cut of [0, 1, raw.length - 1]) if (cut < raw.length) expect(requestLength(raw.subarray(0, cut))).toBe(0);
-        expect(requestLength(raw)).toBe(raw.length);
-        expect(requestLength(Buffer.concat([raw, raw]))).toBe(raw.length);
+      fc.property(fc.array(fc.tuple(fc.string(), fc.nat(3000)), { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 8 }), (requests, cuts) => {
+        const raws = requests.map(([path, n]) => Buffer.from(`POST /v1/${encodeURIComponent(path)} HTTP/1.1\r\nContent-Length: ${n}\r\n\r\n${'b'.repeat(n)}`));
+        const raw = Buffer.concat(raws);
+        const ends = raws.map((_, i) => raws.slice(0, i + 1).reduce((n, r) => n + r.length, 0));
+        const bounds = [0, ...new Set(cuts.map((c) => c % raw.length))].sort((a, b) => a - b).concat(raw.length);
+        const splitter = new RequestSplitter();
+        let seen = 0;
+        for (let i = 1; i < bounds.length; i++) {
+          seen += splitter.feed(raw.subarray(bounds[i - 1], bounds[i])) as number;
+          expect(seen).toBe(ends.filter((e) => e <= bounds[i]!).length); // a request counts once its last byte came
+        }
       }),
     );
+  });
+
+  it('refuses a head past its bound', () => {
+    expect(new RequestSplitter().feed(Buffer.alloc(MAX_HEAD_BYTES + 1, 0x61))).toBe('too-big');
   });
 
   it('answers each request on a keep-alive connection, the last answer repeating', async () => {
@@ -141,6 +151,26 @@ describe('the canned endpoint', () => {
       for (let i = 0; i < 3; i++) texts.push(await (await fetch(`${endpoint.url}/v1/messages`, { method: 'POST', body: '{}' })).text());
       expect(texts).toEqual(['event: ping\ndata: {"type":"ping"}\n\n', ...Array(2).fill('event: message_stop\ndata: {"type":"message_stop"}\n\n')]);
       expect(endpoint.answered).toBe(3);
+    } finally {
+      endpoint.close();
+    }
+  });
+});
+
+describe('the canned endpoint and a local stranger', () => {
+  it('keeps none of a long body, and drops a connection whose head grows past its bound', async () => {
+    const endpoint = await startCannedEndpoint([sseOf([{ type: 'ping' }])]);
+    try {
+      const port = Number(new URL(endpoint.url).port);
+      const socket = connect(port, '127.0.0.1').resume();
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()).on('error', () => undefined));
+      const block = Buffer.alloc(1024 * 1024, 0x61);
+      socket.write(`POST /v1/messages HTTP/1.1\r\nContent-Length: ${block.length * 32}\r\n\r\n`);
+      for (let i = 0; i < 31; i++) if (!socket.write(block)) await new Promise((r) => socket.once('drain', r));
+      socket.write(block.subarray(1)); // one byte short of the body
+      socket.write(Buffer.alloc(MAX_HEAD_BYTES + 2, 0x61)); // the last byte (the request answered), then a head that never ends
+      await closed;
+      expect(endpoint.answered).toBe(1);
     } finally {
       endpoint.close();
     }

@@ -18,11 +18,12 @@ export interface TeamFixture {
   mailbox: MailboxStore;
   /** The plan requests and shutdown answers the tools made, in order; a plan with "good" in it is approved. */
   answered: unknown[];
+  protocol: ProtocolServices;
 }
 
 export function useTeamFixture(): TeamFixture {
   const f = { answered: [] as unknown[] } as TeamFixture;
-  const protocol: ProtocolServices = {
+  const protocol: ProtocolServices = (f.protocol = {
     requestPlanApproval: async (plan) => {
       f.answered.push({ plan });
       return { approved: plan.includes('good'), reason: 'because' };
@@ -31,7 +32,7 @@ export function useTeamFixture(): TeamFixture {
       f.answered.push({ requestId, approve, reason });
       return `answered ${requestId}`;
     },
-  };
+  });
   beforeEach(async () => {
     f.dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'teamd-team-tools-')));
     f.tasks = await TaskStore.open(f.dir);

@@ -8,6 +8,7 @@ import { toolDefinition } from '../../../src/tools/index.js';
 import { estimateToolTokens } from '../../../src/model/usage.js';
 import { wireTool } from '../../../src/model/wire-tools.js';
 import type { AnyTool } from '../../../src/tools/types.js';
+import { TaskStore } from '../../../src/store/tasks/index.js';
 import { useTeamFixture } from './team-fixture.js';
 
 const f = useTeamFixture();
@@ -88,8 +89,9 @@ describe('task_write and task_list', () => {
     await call('task_write', { id: 'a', subject: 'do a', description: 'the long brief' });
     await call('task_write', { id: 'b', subject: 'do b', description: 'another brief' });
     await call('task_write', { id: 'b', status: 'cancelled', reason: 'not needed' });
-    tasks = TaskStore.fromSnapshot(dir, tasks.snapshot(), { finishedBodies: false });
-    ctx = createToolContext({ root: dir, services: { team: { tasks, mailbox, roster: () => ['ann'], self: 'ann' }, protocol } });
+    f.tasks = TaskStore.fromSnapshot(f.dir, f.tasks.snapshot(), { finishedBodies: false });
+    const team = { tasks: f.tasks, mailbox: f.mailbox, roster: () => ['ann'], self: 'ann' };
+    f.ctx = createToolContext({ root: f.dir, services: { team, protocol: f.protocol } });
     const done = JSON.parse((await call('task_list', { id: 'b' })).content) as Record<string, unknown>;
     expect(done).toMatchObject({ status: 'cancelled', description: '', notes: [], bodyNotKept: FINISHED_BODY_NOTE });
     const live = JSON.parse((await call('task_list', { id: 'a' })).content) as Record<string, unknown>;
