@@ -20,11 +20,19 @@ import type { SessionFileStat } from './transcript-view.js';
 /** How recent a write is still re-stat'ed every refresh (above any file system's time tick). */
 const SETTLED_MS = 1_000;
 
+export interface ListingChanges {
+  changed: SessionFileStat[];
+  /** Paths of the files gone since the last call. */
+  removed: string[];
+}
+
 const byAge = (a: SessionFileStat, b: SessionFileStat): number => a.mtime - b.mtime || a.file.localeCompare(b.file);
 
 export class SessionListing {
   private readonly byName = new Map<string, SessionFileStat>();
   private readonly hints = new Set<string>();
+  /** Changes not yet handed out by `changes` (null: gone). */
+  private readonly pending = new Map<string, SessionFileStat | null>();
   private sorted: SessionFileStat[] = [];
   private dirStamp = '';
   private lastSweep = -Infinity;
@@ -68,6 +76,28 @@ export class SessionListing {
 
   /** The session files, oldest first (as `sessionFileStats`); `hinted`: watch hints are arriving. */
   current(hinted: boolean): SessionFileStat[] {
+    if (this.update(hinted)) this.sorted = [...this.byName.values()].sort(byAge);
+    this.pending.clear();
+    return this.sorted;
+  }
+
+  /**
+   * What changed since the last call (files new or re-stamped, and files gone),
+   * without sorting the rest: a reader that keeps totals (cost.ts) does work for
+   * these only. The first call gives every file.
+   */
+  changes(hinted: boolean): ListingChanges {
+    this.update(hinted);
+    const changes: ListingChanges = { changed: [], removed: [] };
+    for (const [name, stat] of this.pending)
+      if (stat) changes.changed.push(stat);
+      else changes.removed.push(join(this.dir, name));
+    this.pending.clear();
+    return changes;
+  }
+
+  /** Brings what is known up to date (see the header); true when anything changed. */
+  private update(hinted: boolean): boolean {
     const now = this.now();
     const dir = statSync(this.dir, { throwIfNoEntry: false });
     if (!dir?.isDirectory()) return this.reset();
@@ -81,15 +111,16 @@ export class SessionListing {
     const again = sweep ? [] : [...[...this.hints].filter((n) => this.byName.has(n)), ...this.recent(now)];
     this.hints.clear();
     for (const name of again) changed = this.restat(name) || changed;
-    if (changed) this.sorted = [...this.byName.values()].sort(byAge);
-    return this.sorted;
+    return changed;
   }
 
-  private reset(): SessionFileStat[] {
+  private reset(): boolean {
+    for (const name of this.byName.keys()) this.pending.set(name, null);
     this.byName.clear();
     this.hints.clear();
     this.dirStamp = '';
-    return (this.sorted = []);
+    this.sorted = [];
+    return true;
   }
 
   /** Lists the folder: new files stat'ed, gone ones dropped, and with `all` every file stat'ed again. */
@@ -98,13 +129,12 @@ export class SessionListing {
     try {
       names = sessionNames(readdirSync(this.dir));
     } catch {
-      this.reset();
-      return true;
+      return this.reset();
     }
     const listed = new Set(names);
     let changed = false;
     for (const name of [...this.byName.keys()])
-      if (!listed.has(name)) changed = this.byName.delete(name) || changed;
+      if (!listed.has(name)) changed = this.forget(name) || changed;
     for (const name of names) if (all || !this.byName.has(name)) changed = this.restat(name) || changed;
     return changed;
   }
@@ -120,9 +150,17 @@ export class SessionListing {
     const file = join(this.dir, name);
     const st = statSync(file, { throwIfNoEntry: false });
     const known = this.byName.get(name);
-    if (!st) return this.byName.delete(name);
+    if (!st) return this.forget(name);
     if (known?.size === st.size && known.mtime === st.mtimeMs) return false;
-    this.byName.set(name, { file, size: st.size, mtime: st.mtimeMs });
+    const stat = { file, size: st.size, mtime: st.mtimeMs };
+    this.byName.set(name, stat);
+    this.pending.set(name, stat);
+    return true;
+  }
+
+  private forget(name: string): boolean {
+    if (!this.byName.delete(name)) return false;
+    this.pending.set(name, null);
     return true;
   }
 }
