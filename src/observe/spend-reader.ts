@@ -33,6 +33,8 @@ export class TranscriptSpendReader {
   private readonly listings = new Map<string, SessionListing>();
   private readonly totals = new SpendTotals();
   private flat: { version: number; spends: Spend[] } | null = null;
+  /** Session files read so far (tests: a refresh reads the changed ones only). */
+  sessionsRead = 0;
   /** Whether `changed` hints are arriving (a watcher on `.team/state` is up): see session-listing.ts. */
   hinted = false;
 
@@ -128,6 +130,7 @@ export class TranscriptSpendReader {
     const s = known ?? newSessionSpend(stat.file);
     if (known) this.totals.add(sharesOf(sessionSpends(known, this.prices)), -1);
     readSessionSpend(s, stat, this.prices);
+    this.sessionsRead += 1;
     this.totals.add(sharesOf(sessionSpends(s, this.prices)));
     this.sessions.set(stat.file, s);
     let files = this.byAgent.get(agent);
