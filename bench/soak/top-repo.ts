@@ -11,6 +11,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeBenchRepo, oneTurnScript, teammates } from '../support/team.js';
 import { writeHistory, type HistorySize } from './history.js';
+import { sessionLines } from './top-sessions.js';
 
 const small = process.argv.includes('--small');
 const SIZE: HistorySize = small
@@ -18,37 +19,6 @@ const SIZE: HistorySize = small
   : { events: 1_000_000, cronFires: 10_000, tasks: 100_000, gcTasks: 10_000, messages: 100_000 };
 const SESSIONS_PER_AGENT = small ? 50 : 5_000;
 const AGENTS = ['w1', 'w2', 'w3', 'w4'];
-const MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5'];
-
-const usage = (i: number) => ({
-  input_tokens: 1_000 + (i % 97),
-  output_tokens: 100 + (i % 13),
-  cache_read_input_tokens: 20_000 + i,
-  cache_creation_input_tokens: 500 + (i % 7),
-});
-
-/** One finished mail batch: a header, the prompt, two model calls (one on each model every third run) and the result. */
-function sessionLines(agent: string, i: number, at: string): string {
-  const session = `${agent}-s${i}`;
-  const parent = `mail:m-${agent}-${i}`;
-  const base = (n: number) => ({ session_id: session, parent_id: parent, depth: 0, uuid: `${session}-${n}` });
-  const second = i % 3 === 0 ? MODELS[1]! : MODELS[0]!;
-  const lines = [
-    { type: 'header', version: 1, session_id: session, agent, model: MODELS[0], cwd: '/repo', created: at },
-    { type: 'user', message: { role: 'user', content: [{ type: 'text', text: `mail ${i}: please look at h${i}` }] }, ...base(1) },
-    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }] }, model: MODELS[0], usage: usage(i), ...base(2) },
-    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Noted ${i}.` }] }, model: second, usage: usage(i + 1), ...base(3) },
-    {
-      type: 'result',
-      subtype: 'success',
-      total_cost_usd: 0.01 + (i % 50) / 1000,
-      usage: second === MODELS[0] ? { [MODELS[0]]: usage(i) } : { [MODELS[0]!]: usage(i), [second]: usage(i + 1) },
-      ...base(4),
-    },
-  ];
-  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-}
-
 const repo = await makeBenchRepo(oneTurnScript(), {
   teammates: teammates(4),
   history: { rotateBytes: 2 ** 40, rotateAfterMs: 2 ** 40 },
