@@ -15,6 +15,7 @@ import type { PriceOverrides } from '../model/pricing.js';
 import type { CostGrouping, CostReport, Spend } from './cost.js';
 import { SessionListing, type ListingChanges } from './session-listing.js';
 import { newSessionSpend, readSessionSpend, sessionSpends, type SessionSpend } from './session-spend.js';
+import { settled, SpendSummary, spendSummaryOf } from './spend-summary.js';
 import { sharesOf, SpendTotals } from './spend-totals.js';
 import { sessionNames } from './transcript-files.js';
 import { transcriptAgents, transcriptsRoot, type SessionFileStat } from './transcript-view.js';
@@ -33,6 +34,10 @@ export class TranscriptSpendReader {
   private readonly listings = new Map<string, SessionListing>();
   private readonly totals = new SpendTotals();
   private flat: { version: number; spends: Spend[] } | null = null;
+  /** Finished sessions kept between processes (spend-summary.ts); `summary: false`: none. */
+  private readonly summary: SpendSummary | null = null;
+  /** Settled sessions read from their files since the summary was last written. */
+  private unsaved = 0;
   /** Session files read so far (tests: a refresh reads the changed ones only). */
   sessionsRead = 0;
   /** Whether `changed` hints are arriving (a watcher on `.team/state` is up): see session-listing.ts. */
@@ -49,8 +54,11 @@ export class TranscriptSpendReader {
   constructor(
     private readonly repoRoot: string,
     private readonly prices: PriceOverrides = {},
-    private readonly options: { sweepMs?: number; watch?: boolean } = {},
-  ) {}
+    private readonly options: { sweepMs?: number; watch?: boolean; summary?: boolean } = {},
+  ) {
+    if (options.summary !== false)
+      this.summary = new SpendSummary(spendSummaryOf(repoRoot), transcriptsRoot(repoRoot), prices);
+  }
 
   /** Stops the listings' watchers. */
   close(): void {
@@ -110,6 +118,16 @@ export class TranscriptSpendReader {
       if (removed.length) this.newest.delete(agent);
       this.noteNewest(agent, changed);
     }
+    this.saveSummary();
+  }
+
+  /** Writes the summary when enough was read since (a 64th of the sessions: its cost is spread over the reads). */
+  private saveSummary(): void {
+    if (!this.summary) return;
+    this.summary.release();
+    if (this.unsaved === 0 || this.unsaved < this.sessions.size / 64) return;
+    this.summary.save(this.sessions.values());
+    this.unsaved = 0;
   }
 
   private noteNewest(agent: string, changed: readonly SessionFileStat[]): void {
@@ -127,10 +145,12 @@ export class TranscriptSpendReader {
     if (known && known.size === stat.size && known.mtime === stat.mtime) return false;
     // The newest file dated back (utimes): the agent's newest is looked for again.
     if (known && stat.mtime < known.mtime && this.newest.get(agent) === known.mtime) this.newest.delete(agent);
-    const s = known ?? newSessionSpend(stat.file);
     if (known) this.totals.add(sharesOf(sessionSpends(known, this.prices)), -1);
-    readSessionSpend(s, stat, this.prices);
-    this.sessionsRead += 1;
+    const s = known ?? this.summary?.restore(stat) ?? newSessionSpend(stat.file);
+    if (readSessionSpend(s, stat, this.prices)) {
+      this.sessionsRead += 1;
+      if (settled(s)) this.unsaved += 1;
+    }
     this.totals.add(sharesOf(sessionSpends(s, this.prices)));
     this.sessions.set(stat.file, s);
     let files = this.byAgent.get(agent);
