@@ -162,8 +162,9 @@ it('a refresh where one transcript changed reads that one and changes the totals
     const file = writeSession(root, s, [line.header(s), ...runLines(s, { parent: 0, model: 0, tokens: 100, cost: 0.01, finished: true })]);
     stamp(file);
   }
-  const plain = fresh();
-  const kept = new TranscriptSpendReader(root, {}, { sweepMs: 3_600_000 });
+  // Without the summary between processes (spend-summary.test.ts): every first read opens the files.
+  const plain = new TranscriptSpendReader(root, {}, { summary: false });
+  const kept = new TranscriptSpendReader(root, {}, { sweepMs: 3_600_000, summary: false });
   kept.hinted = true;
   const before = await kept.report('teammate');
   await plain.report('teammate');
