@@ -14,7 +14,23 @@ const DERIVED = new Set<PropertyKey>(['list', 'problems', 'blockers', 'isReady']
 interface Kept {
   generation: number;
   view: TaskStore;
-  answers: Map<string, unknown>;
+}
+
+/** Per question, its answers by the first argument (a task id, or none): a lookup per task per refresh must be cheap. */
+type Answers = Map<PropertyKey, Map<unknown, unknown>>;
+
+function answerer(target: TaskStore, prop: PropertyKey, method: (...args: unknown[]) => unknown, answers: Answers) {
+  let mine = answers.get(prop);
+  if (!mine) answers.set(prop, (mine = new Map()));
+  const known = mine;
+  return (...args: unknown[]): unknown => {
+    if (args.length > 1) return method.apply(target, args);
+    const key = args[0];
+    if (known.has(key)) return known.get(key);
+    const answer = method.apply(target, args);
+    known.set(key, answer);
+    return answer;
+  };
 }
 
 const kept = new WeakMap<TaskStore, Kept>();
@@ -23,20 +39,21 @@ const kept = new WeakMap<TaskStore, Kept>();
 export function keptBoard(store: TaskStore, generation: number): TaskStore {
   const known = kept.get(store);
   if (known?.generation === generation) return known.view;
-  const answers = new Map<string, unknown>();
+  const answers: Answers = new Map();
+  const methods = new Map<PropertyKey, unknown>();
   const view = new Proxy(store, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
-      if (!DERIVED.has(prop)) return method.bind(target);
-      return (...args: unknown[]) => {
-        const key = `${String(prop)}\n${JSON.stringify(args)}`;
-        if (!answers.has(key)) answers.set(key, method.apply(target, args));
-        return answers.get(key);
-      };
+      let method = methods.get(prop);
+      if (method === undefined) {
+        const own = value as (...args: unknown[]) => unknown;
+        method = DERIVED.has(prop) ? answerer(target, prop, own, answers) : own.bind(target);
+        methods.set(prop, method);
+      }
+      return method;
     },
   });
-  kept.set(store, { generation, view, answers });
+  kept.set(store, { generation, view });
   return view;
 }
