@@ -14,7 +14,7 @@
  */
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { sessionNames } from './transcript-files.js';
+import { isCompressed, isSessionFile, sessionNames } from './transcript-files.js';
 import type { SessionFileStat } from './transcript-view.js';
 
 /** How recent a write is still re-stat'ed every refresh (above any file system's time tick). */
@@ -104,13 +104,28 @@ export class SessionListing {
     const stamp = `${dir.ino}:${dir.mtimeMs}`;
     const sweep = !hinted || now - this.lastSweep >= this.sweepMs;
     let changed = false;
-    if (sweep || stamp !== this.dirStamp || now - dir.mtimeMs < SETTLED_MS) changed = this.relist(sweep);
+    // With its own watcher, a file created or removed is named by a hint too: the folder is listed only in
+    // a sweep (20,000 names read again for each session a teammate starts: the listing's share of top's
+    // idle CPU; issue 24). Hints from outside may name writes only: a new stamp lists the folder.
+    const restamped = stamp !== this.dirStamp || now - dir.mtimeMs < SETTLED_MS;
+    if (sweep || (restamped && !this.watching)) changed = this.relist(sweep);
     this.dirStamp = stamp;
     if (sweep) this.lastSweep = now;
-    // New files come from the listing (a file created changes the folder's stamp); hints only re-stat known ones.
-    const again = sweep ? [] : [...[...this.hints].filter((n) => this.byName.has(n)), ...this.recent(now)];
+    const hints = sweep ? [] : [...this.hints];
     this.hints.clear();
-    for (const name of again) changed = this.restat(name) || changed;
+    for (const name of hints) changed = this.restatHinted(name) || changed;
+    if (!sweep) for (const name of this.recent(now)) changed = this.restat(name) || changed;
+    return changed;
+  }
+
+  /** A hinted name stat'ed, new or known, with the plain-over-compressed rule of `sessionNames`. */
+  private restatHinted(name: string): boolean {
+    if (!isSessionFile(name)) return false;
+    if (isCompressed(name)) return this.byName.has(name.slice(0, -3)) ? false : this.restat(name);
+    let changed = this.restat(name);
+    // The plain form gone (gc compressed it): its compressed form, if any, is the session now; present: it is not.
+    if (this.byName.has(name)) changed = this.forget(`${name}.gz`) || changed;
+    else changed = this.restat(`${name}.gz`) || changed;
     return changed;
   }
 
