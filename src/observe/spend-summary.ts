@@ -11,7 +11,7 @@
  * archive summaries: a garbage, hostile or oversized file, or a bad entry, is
  * ignored (that session is read from its file) and the file written anew.
  */
-import { writeFileSync, renameSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import type { PriceOverrides } from '../model/pricing.js';
@@ -27,7 +27,9 @@ const PartSchema = z.tuple([z.string().max(200), z.number().finite(), Count, Cou
 const RunSchema = z.object({ task: z.string().max(500).nullable(), parts: z.array(PartSchema).max(64) });
 const EntrySchema = z.object({ size: Count, mtime: z.number().finite(), runs: z.array(RunSchema).max(100_000) });
 type Entry = z.infer<typeof EntrySchema>;
-const FileSchema = z.object({ version: z.literal(1), prices: z.string(), sessions: z.record(z.string(), z.unknown()) });
+/** The sessions' object is taken as parsed (entries are checked when used): a copy of 20,000 keys was most of the load's peak. */
+const SessionsSchema = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+const FileSchema = z.object({ version: z.literal(1), prices: z.string(), sessions: SessionsSchema });
 
 /** Above this the summary is neither read nor written (sessions are then read from their files). */
 const MAX_BYTES = STATE_LIMITS.mergeQueue;
@@ -37,7 +39,7 @@ export const spendSummaryOf = (repoRoot: string): string => join(teamPaths(repoR
 const pricesKey = (prices: PriceOverrides): string => JSON.stringify(prices);
 
 export class SpendSummary {
-  private entries: Map<string, unknown> | null = null;
+  private entries: Record<string, unknown> | null = null;
 
   constructor(
     private readonly file: string,
@@ -47,30 +49,54 @@ export class SpendSummary {
 
   /** The session as summarised, when the summary has it at this size and mtime; else null (read the file). */
   restore(stat: SessionFileStat): SessionSpend | null {
-    const raw = this.load().get(this.keyOf(stat.file));
+    const entries = this.load();
+    const key = this.keyOf(stat.file);
+    const raw = Object.hasOwn(entries, key) ? entries[key] : undefined;
     const entry = raw === undefined ? null : EntrySchema.safeParse(raw);
     if (!entry?.success || entry.data.size !== stat.size || entry.data.mtime !== stat.mtime) return null;
     return sessionOf(stat, entry.data);
   }
 
-  /** Writes the summary of `sessions` (atomically; a failed write leaves the old file). */
+  /**
+   * Writes the summary of `sessions` (atomically; a failed write leaves the
+   * old file), a chunk at a time: one string of every entry was a peak of
+   * its own in `top`'s RSS.
+   */
   save(sessions: Iterable<SessionSpend>): void {
-    const out: Record<string, Entry> = {};
-    for (const s of sessions) if (settled(s)) out[this.keyOf(s.file)] = entryOf(s);
-    const text = JSON.stringify({ version: 1, prices: pricesKey(this.prices), sessions: out });
-    if (text.length > MAX_BYTES) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
+    let fd: number | null = null;
     try {
-      writeFileSync(tmp, text);
+      fd = openSync(tmp, 'w');
+      writeSync(fd, `{"version":1,"prices":${JSON.stringify(pricesKey(this.prices))},"sessions":{`);
+      let chunk: string[] = [];
+      let first = true;
+      const flush = (): void => {
+        if (!chunk.length) return;
+        writeSync(fd!, (first ? '' : ',') + chunk.join(','));
+        first = false;
+        chunk = [];
+      };
+      for (const s of sessions) {
+        if (!settled(s)) continue;
+        chunk.push(`${JSON.stringify(this.keyOf(s.file))}:${JSON.stringify(entryOf(s))}`);
+        if (chunk.length >= 256) flush();
+      }
+      flush();
+      writeSync(fd, '}}');
+      closeSync(fd);
+      fd = null;
+      if (statSync(tmp).size > MAX_BYTES) return rmSync(tmp, { force: true });
       renameSync(tmp, this.file);
     } catch {
       // soft state: the next reader reads the sessions from their files
+      if (fd !== null) closeSync(fd);
+      rmSync(tmp, { force: true });
     }
   }
 
   /** Lets go of the entries read (after a reader's first refresh, its sessions are its own). */
   release(): void {
-    this.entries = new Map();
+    this.entries = {};
   }
 
   private keyOf(file: string): string {
@@ -78,12 +104,12 @@ export class SpendSummary {
   }
 
   /** The entries, read once and checked one by one when used (a bad entry costs only its session). */
-  private load(): Map<string, unknown> {
+  private load(): Record<string, unknown> {
     if (this.entries) return this.entries;
     // Through the safe reader: a FIFO, a link or a huge file there is refused, never read.
     const read = readStateSync(this.file, FileSchema, MAX_BYTES);
     const ok = read.kind === 'ok' && read.value.prices === pricesKey(this.prices);
-    this.entries = new Map(ok ? Object.entries(read.value.sessions) : []);
+    this.entries = ok ? read.value.sessions : {};
     return this.entries;
   }
 }
