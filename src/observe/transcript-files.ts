@@ -61,29 +61,6 @@ export async function readSessionFrom(file: string, offset: number): Promise<str
 }
 
 /**
- * `readSessionFrom` without the event loop: a long-lived reader reads a folder
- * of finished sessions in one synchronous batch, so each file's buffer and
- * parse die young instead of surviving awaits into the old generation (most
- * of `teamd top`'s first-read peak at 20,000 sessions; issue 24).
- */
-export function readSessionFromSync(file: string, offset: number): string {
-  if (isCompressed(file)) return offset > 0 ? '' : readSessionTextOrEmpty(file);
-  let fd: number | null = null;
-  try {
-    fd = openSync(file, 'r');
-    const { size } = fstatSync(fd);
-    if (size <= offset) return '';
-    const buffer = Buffer.alloc(size - offset);
-    readSync(fd, buffer, 0, buffer.length, offset);
-    return buffer.toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-}
-
-/**
  * Where a reader stopped in a plain session file: the byte after its last
  * complete line, and hashes of the file's first bytes and of the bytes just
  * before `offset`. A file truncated, or replaced with other text, no longer
@@ -129,6 +106,9 @@ export interface ReadOn {
 }
 
 /**
+ * Synchronous, without the event loop: a long-lived reader reads a folder of
+ * finished sessions in one batch, so each file's buffer and parse die young
+ * instead of surviving awaits into the old generation (issue 24).
  * The complete lines after `mark` when the file still holds what the mark saw,
  * else every complete line (`whole`). A compressed session is read whole each
  * time (it changes only when replaced). A file gone reads as empty and whole.
