@@ -2,7 +2,7 @@
  * Finished transcript sessions written straight as files, as the teammates
  * write them (one mail batch each: a header, the prompt, two model calls and
  * the result), `perAgent` in each agent's folder, dated from `since` on, a
- * second apart. Used by top-repo.ts and status-live.ts (issue 24).
+ * second apart. Used by top-repo.ts, top-writer.ts and status-live.ts (issue 24).
  */
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ const usage = (i: number) => ({
 });
 
 /** One finished mail batch: a header, the prompt, two model calls (one on each model every third run) and the result. */
-function sessionLines(agent: string, i: number, at: string): string {
+export function sessionLines(agent: string, i: number, at: string): string {
   const session = `${agent}-s${i}`;
   const parent = `mail:m-${agent}-${i}`;
   const base = (n: number) => ({ session_id: session, parent_id: parent, depth: 0, uuid: `${session}-${n}` });

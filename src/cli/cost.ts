@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { loadConfig } from '../config/load.js';
 import { decideBudget, type BudgetState } from '../observe/budget.js';
-import { COST_GROUPINGS, formatCostReport, groupSpends, TranscriptSpendReader } from '../observe/cost.js';
+import { COST_GROUPINGS, formatCostReport, TranscriptSpendReader } from '../observe/cost.js';
 import { formatLedger, ledgerRows } from '../observe/token-ledger.js';
 import { ledgerCallsFromTranscripts } from '../observe/token-ledger-transcripts.js';
 import { fail } from './cli-error.js';
@@ -37,9 +37,9 @@ export async function cost(options: CostCommandOptions): Promise<void> {
   const repoRoot = resolveRepoDir(options);
   const loaded = await loadConfig(repoRoot);
   if (!loaded.ok) fail(loaded.error);
-  const spends = await new TranscriptSpendReader(repoRoot, loaded.config.prices).spends();
-  const report = groupSpends(spends, by.data);
-  const perAgent = groupSpends(spends, 'teammate');
+  const reader = new TranscriptSpendReader(repoRoot, loaded.config.prices);
+  const report = await reader.report(by.data);
+  const perAgent = await reader.report('teammate');
   const budget = decideBudget(
     Object.fromEntries(perAgent.rows.map((r) => [r.key, r.costUsd])),
     loaded.config,

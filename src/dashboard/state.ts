@@ -15,6 +15,7 @@ import { TaskStore } from '../store/tasks/index.js';
 import type { BudgetState } from '../observe/budget.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
 import { EventFeed } from './event-feed.js';
+import { keptBoard } from './kept-board.js';
 import { taskDepths } from './task-graph.js';
 import type { DashboardState, MailboxView, TaskNode, TeammateView } from './types.js';
 
@@ -116,7 +117,9 @@ export async function readDashboardState(
 ): Promise<DashboardState> {
   const now = options.now ?? Date.now();
   const board = options.tasks ?? (await TaskStore.open(repoRoot, { normalise: false }));
-  const status = await readTeamStatus(repoRoot, config, now, board);
+  // A kept board at the same generation: its problems, blockers and readiness as last time (kept-board.ts).
+  const view = options.tasks && options.tasksGeneration !== undefined ? keptBoard(board, options.tasksGeneration) : board;
+  const status = await readTeamStatus(repoRoot, config, now, view);
   const feed = options.feed ?? new EventFeed(repoRoot, options.eventsKept ?? 50);
   const fresh = feed.poll();
   if (!options.feed) feed.close();

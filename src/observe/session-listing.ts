@@ -14,17 +14,25 @@
  */
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { sessionNames } from './transcript-files.js';
+import { isCompressed, isSessionFile, sessionNames } from './transcript-files.js';
 import type { SessionFileStat } from './transcript-view.js';
 
 /** How recent a write is still re-stat'ed every refresh (above any file system's time tick). */
 const SETTLED_MS = 1_000;
+
+export interface ListingChanges {
+  changed: SessionFileStat[];
+  /** Paths of the files gone since the last call. */
+  removed: string[];
+}
 
 const byAge = (a: SessionFileStat, b: SessionFileStat): number => a.mtime - b.mtime || a.file.localeCompare(b.file);
 
 export class SessionListing {
   private readonly byName = new Map<string, SessionFileStat>();
   private readonly hints = new Set<string>();
+  /** Changes not yet handed out by `changes` (null: gone). */
+  private readonly pending = new Map<string, SessionFileStat | null>();
   private sorted: SessionFileStat[] = [];
   private dirStamp = '';
   private lastSweep = -Infinity;
@@ -68,28 +76,66 @@ export class SessionListing {
 
   /** The session files, oldest first (as `sessionFileStats`); `hinted`: watch hints are arriving. */
   current(hinted: boolean): SessionFileStat[] {
+    if (this.update(hinted)) this.sorted = [...this.byName.values()].sort(byAge);
+    this.pending.clear();
+    return this.sorted;
+  }
+
+  /**
+   * What changed since the last call (files new or re-stamped, and files gone),
+   * without sorting the rest: a reader that keeps totals (cost.ts) does work for
+   * these only. The first call gives every file.
+   */
+  changes(hinted: boolean): ListingChanges {
+    this.update(hinted);
+    const changes: ListingChanges = { changed: [], removed: [] };
+    for (const [name, stat] of this.pending)
+      if (stat) changes.changed.push(stat);
+      else changes.removed.push(join(this.dir, name));
+    this.pending.clear();
+    return changes;
+  }
+
+  /** Brings what is known up to date (see the header); true when anything changed. */
+  private update(hinted: boolean): boolean {
     const now = this.now();
     const dir = statSync(this.dir, { throwIfNoEntry: false });
     if (!dir?.isDirectory()) return this.reset();
     const stamp = `${dir.ino}:${dir.mtimeMs}`;
     const sweep = !hinted || now - this.lastSweep >= this.sweepMs;
     let changed = false;
-    if (sweep || stamp !== this.dirStamp || now - dir.mtimeMs < SETTLED_MS) changed = this.relist(sweep);
+    // With its own watcher, a file created or removed is named by a hint too: the folder is listed only in
+    // a sweep (20,000 names read again for each session a teammate starts: the listing's share of top's
+    // idle CPU; issue 24). Hints from outside may name writes only: a new stamp lists the folder.
+    const restamped = stamp !== this.dirStamp || now - dir.mtimeMs < SETTLED_MS;
+    if (sweep || (restamped && !this.watching)) changed = this.relist(sweep);
     this.dirStamp = stamp;
     if (sweep) this.lastSweep = now;
-    // New files come from the listing (a file created changes the folder's stamp); hints only re-stat known ones.
-    const again = sweep ? [] : [...[...this.hints].filter((n) => this.byName.has(n)), ...this.recent(now)];
+    const hints = sweep ? [] : [...this.hints];
     this.hints.clear();
-    for (const name of again) changed = this.restat(name) || changed;
-    if (changed) this.sorted = [...this.byName.values()].sort(byAge);
-    return this.sorted;
+    for (const name of hints) changed = this.restatHinted(name) || changed;
+    if (!sweep) for (const name of this.recent(now)) changed = this.restat(name) || changed;
+    return changed;
   }
 
-  private reset(): SessionFileStat[] {
+  /** A hinted name stat'ed, new or known, with the plain-over-compressed rule of `sessionNames`. */
+  private restatHinted(name: string): boolean {
+    if (!isSessionFile(name)) return false;
+    if (isCompressed(name)) return this.byName.has(name.slice(0, -3)) ? false : this.restat(name);
+    let changed = this.restat(name);
+    // The plain form gone (gc compressed it): its compressed form, if any, is the session now; present: it is not.
+    if (this.byName.has(name)) changed = this.forget(`${name}.gz`) || changed;
+    else changed = this.restat(`${name}.gz`) || changed;
+    return changed;
+  }
+
+  private reset(): boolean {
+    for (const name of this.byName.keys()) this.pending.set(name, null);
     this.byName.clear();
     this.hints.clear();
     this.dirStamp = '';
-    return (this.sorted = []);
+    this.sorted = [];
+    return true;
   }
 
   /** Lists the folder: new files stat'ed, gone ones dropped, and with `all` every file stat'ed again. */
@@ -98,13 +144,12 @@ export class SessionListing {
     try {
       names = sessionNames(readdirSync(this.dir));
     } catch {
-      this.reset();
-      return true;
+      return this.reset();
     }
     const listed = new Set(names);
     let changed = false;
     for (const name of [...this.byName.keys()])
-      if (!listed.has(name)) changed = this.byName.delete(name) || changed;
+      if (!listed.has(name)) changed = this.forget(name) || changed;
     for (const name of names) if (all || !this.byName.has(name)) changed = this.restat(name) || changed;
     return changed;
   }
@@ -120,9 +165,17 @@ export class SessionListing {
     const file = join(this.dir, name);
     const st = statSync(file, { throwIfNoEntry: false });
     const known = this.byName.get(name);
-    if (!st) return this.byName.delete(name);
+    if (!st) return this.forget(name);
     if (known?.size === st.size && known.mtime === st.mtimeMs) return false;
-    this.byName.set(name, { file, size: st.size, mtime: st.mtimeMs });
+    const stat = { file, size: st.size, mtime: st.mtimeMs };
+    this.byName.set(name, stat);
+    this.pending.set(name, stat);
+    return true;
+  }
+
+  private forget(name: string): boolean {
+    if (!this.byName.delete(name)) return false;
+    this.pending.set(name, null);
     return true;
   }
 }

@@ -61,23 +61,72 @@ export async function readSessionFrom(file: string, offset: number): Promise<str
 }
 
 /**
- * `readSessionFrom` without the event loop: a long-lived reader reads a folder
- * of finished sessions in one synchronous batch, so each file's buffer and
- * parse die young instead of surviving awaits into the old generation (most
- * of `teamd top`'s first-read peak at 20,000 sessions; issue 24).
+ * Where a reader stopped in a plain session file: the byte after its last
+ * complete line, and hashes of the file's first bytes and of the bytes just
+ * before `offset`. A file truncated, or replaced with other text, no longer
+ * matches its mark and is read again whole (issue 24). The hashes catch an
+ * accident, not an adversary: a rewrite that keeps both ends is not seen.
  */
-export function readSessionFromSync(file: string, offset: number): string {
-  if (isCompressed(file)) return offset > 0 ? '' : readSessionTextOrEmpty(file);
+export interface ReadMark {
+  offset: number;
+  head: number;
+  tail: number;
+}
+
+/** Bytes hashed at each end of a mark. */
+const MARK_BYTES = 128;
+
+/** FNV-1a over `length` bytes of the file from `from`. */
+function hashAt(fd: number, from: number, length: number): number {
+  const bytes = Buffer.alloc(Math.max(0, length));
+  const got = readSync(fd, bytes, 0, bytes.length, from);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < got; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) >>> 0;
+  return h;
+}
+
+const markOf = (fd: number, offset: number): ReadMark => ({
+  offset,
+  head: hashAt(fd, 0, Math.min(MARK_BYTES, offset)),
+  tail: hashAt(fd, Math.max(0, offset - MARK_BYTES), Math.min(MARK_BYTES, offset)),
+});
+
+const stillHolds = (fd: number, size: number, mark: ReadMark | null): mark is ReadMark => {
+  if (!mark || mark.offset > size) return false;
+  const now = markOf(fd, mark.offset);
+  return now.head === mark.head && now.tail === mark.tail;
+};
+
+export interface ReadOn {
+  /** The complete lines read (a torn last line is left for the next read). */
+  text: string;
+  /** The text is the whole file: what was read of it before no longer counts. */
+  whole: boolean;
+  mark: ReadMark;
+}
+
+/**
+ * Synchronous, without the event loop: a long-lived reader reads a folder of
+ * finished sessions in one batch, so each file's buffer and parse die young
+ * instead of surviving awaits into the old generation (issue 24).
+ * The complete lines after `mark` when the file still holds what the mark saw,
+ * else every complete line (`whole`). A compressed session is read whole each
+ * time (it changes only when replaced). A file gone reads as empty and whole.
+ */
+export function readSessionOnSync(file: string, mark: ReadMark | null): ReadOn {
+  const none = { text: '', whole: true, mark: { offset: 0, head: 0, tail: 0 } };
+  if (isCompressed(file)) return { ...none, text: readSessionTextOrEmpty(file) };
   let fd: number | null = null;
   try {
     fd = openSync(file, 'r');
     const { size } = fstatSync(fd);
-    if (size <= offset) return '';
-    const buffer = Buffer.alloc(size - offset);
-    readSync(fd, buffer, 0, buffer.length, offset);
-    return buffer.toString('utf8');
+    const from = stillHolds(fd, size, mark) ? mark.offset : 0;
+    const buffer = Buffer.alloc(Math.max(0, size - from));
+    const got = readSync(fd, buffer, 0, buffer.length, from);
+    const end = buffer.subarray(0, got).lastIndexOf(10) + 1;
+    return { text: buffer.toString('utf8', 0, end), whole: from === 0, mark: markOf(fd, from + end) };
   } catch {
-    return '';
+    return none;
   } finally {
     if (fd !== null) closeSync(fd);
   }

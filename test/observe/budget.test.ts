@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TeamConfigSchema } from '../../src/config/schema.js';
 import { budgetChange, budgetMessage, budgetState, decideBudget } from '../../src/observe/budget.js';
+import { TranscriptSpendReader } from '../../src/observe/cost.js';
 import { line, usage, writeSession, type SessionSpec } from '../dashboard/support/transcripts.js';
 
 const config = (raw: object) => TeamConfigSchema.parse(raw);
@@ -81,6 +82,29 @@ describe('budgetState', () => {
       const l: SessionSpec = { agent: 'lead', session: 's2', parent: null };
       writeSession(root, l, [line.header(l), line.result(l, { 'claude-sonnet-5-5': usage(1, 1) }, 1, 1)]);
       expect((await budgetState(root, team)).team).toMatchObject({ over: true, maxBudgetUsd: 2 });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('budgetState with a kept reader (the lead: totals changed by deltas, issue 24)', () => {
+  it('stops at the same run as a fresh read: reaching the budget is over it, run by run', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'teamd-budget-kept-'));
+    try {
+      const reader = new TranscriptSpendReader(root, {});
+      const budget = config({ teammates: [{ name: 'worker-1', maxBudgetUsd: 0.3 }], maxBudgetUsd: 0.6 });
+      const overAt: { teammate: number | null; team: number | null } = { teammate: null, team: null };
+      for (let i = 1; i <= 8; i++) {
+        const s: SessionSpec = { agent: i % 2 ? 'worker-1' : 'worker-2', session: `s${i}`, parent: `t-${i}` };
+        writeSession(root, s, [line.header(s), line.text(s, 'x', usage(1, 1)), line.result(s, { 'claude-sonnet-4-5': usage(1, 1) }, 0.1, 1)]);
+        const kept = await budgetState(root, budget, { reader });
+        expect(kept).toEqual(await budgetState(root, budget));
+        if (kept.overTeammates.includes('worker-1')) overAt.teammate ??= i;
+        if (kept.team.over) overAt.team ??= i;
+      }
+      // worker-1 spends $0.1 on runs 1, 3, 5: at $0.3 on run 5; the team at $0.6 on run 6.
+      expect(overAt).toEqual({ teammate: 5, team: 6 });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

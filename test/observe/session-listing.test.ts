@@ -89,3 +89,38 @@ it('with its own watcher, a write in place to an old file is seen at the next re
   listing.close();
   expect(listing.watching).toBe(false);
 });
+
+it('with its own watcher, finds files created, removed and compressed from their events alone (no listing between sweeps)', async () => {
+  write('a.jsonl', 'aaaa');
+  const listing = new SessionListing(dir, 3_600_000);
+  let events = 0;
+  let wake: (() => void) | null = null;
+  expect(listing.watch(() => (events++, wake?.()))).toBe(true);
+  const names = () => listing.current(true).map((f) => f.file.slice(dir.length + 1)).sort();
+  /** Waits for watch events until the listing shows `want` (each event a chance; 5 s at most). */
+  const until = async (want: string[]): Promise<void> => {
+    const deadline = Date.now() + 5_000;
+    while (JSON.stringify(names()) !== JSON.stringify(want)) {
+      if (Date.now() > deadline) throw new Error(`listing ${JSON.stringify(names())}, want ${JSON.stringify(want)} (${events} events)`);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 200).unref();
+      });
+    }
+  };
+  try {
+    expect(names()).toEqual(['a.jsonl']);
+    write('b.jsonl', 'bb');
+    await until(['a.jsonl', 'b.jsonl']);
+    rmSync(join(dir, 'a.jsonl'));
+    await until(['b.jsonl']);
+    // gc: the compressed form written beside the plain one, then the plain one removed.
+    write('b.jsonl.gz', 'zz');
+    await until(['b.jsonl']);
+    rmSync(join(dir, 'b.jsonl'));
+    await until(['b.jsonl.gz']);
+    expect(names()).toEqual(sessionFileStats(root, 'w1').map((f) => f.file.slice(dir.length + 1)).sort());
+  } finally {
+    listing.close();
+  }
+});

@@ -1,0 +1,147 @@
+/**
+ * What finished sessions spent, kept between processes in
+ * `.team/state/spend-summary.json` (issue 24): the first refresh of `teamd
+ * top`, each `teamd cost` and the lead's first budget check would otherwise
+ * open every transcript (~20,000 of an idle team's mail batches). An entry
+ * is keyed by the session's path under `transcripts/` and stands for the file
+ * only while its size and mtime are the ones recorded; it holds the runs'
+ * task and per-model usage and dollars, as read (prices are part of the
+ * split: a summary made under other prices is not used). Only sessions read
+ * to their end with no run open are kept. Soft state, like the mailbox's
+ * archive summaries: a garbage, hostile or oversized file, or a bad entry, is
+ * ignored (that session is read from its file) and the file written anew.
+ */
+import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { z } from 'zod';
+import type { PriceOverrides } from '../model/pricing.js';
+import { teamPaths } from '../store/paths.js';
+import { readStateSync, STATE_LIMITS } from '../store/state-file.js';
+import { newSessionSpend, type SessionSpend } from './session-spend.js';
+import { isCompressed } from './transcript-files.js';
+import type { SessionFileStat } from './transcript-view.js';
+
+const Count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+/** One model's part of a run: model, dollars, input, output, cache read, cache write. */
+const PartSchema = z.tuple([z.string().max(200), z.number().finite(), Count, Count, Count, Count]);
+const RunSchema = z.object({ task: z.string().max(500).nullable(), parts: z.array(PartSchema).max(64) });
+const EntrySchema = z.object({ size: Count, mtime: z.number().finite(), runs: z.array(RunSchema).max(100_000) });
+type Entry = z.infer<typeof EntrySchema>;
+/** The sessions' object is taken as parsed (entries are checked when used): a copy of 20,000 keys was most of the load's peak. */
+const SessionsSchema = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+const FileSchema = z.object({ version: z.literal(1), prices: z.string(), sessions: SessionsSchema });
+
+/** Above this the summary is neither read nor written (sessions are then read from their files). */
+const MAX_BYTES = STATE_LIMITS.mergeQueue;
+
+export const spendSummaryOf = (repoRoot: string): string => join(teamPaths(repoRoot).state, 'spend-summary.json');
+
+const pricesKey = (prices: PriceOverrides): string => JSON.stringify(prices);
+
+export class SpendSummary {
+  private entries: Record<string, unknown> | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly transcripts: string,
+    private readonly prices: PriceOverrides,
+  ) {}
+
+  /** The session as summarised, when the summary has it at this size and mtime; else null (read the file). */
+  restore(stat: SessionFileStat): SessionSpend | null {
+    const entries = this.load();
+    const key = this.keyOf(stat.file);
+    const raw = Object.hasOwn(entries, key) ? entries[key] : undefined;
+    const entry = raw === undefined ? null : EntrySchema.safeParse(raw);
+    if (!entry?.success || entry.data.size !== stat.size || entry.data.mtime !== stat.mtime) return null;
+    return sessionOf(stat, entry.data);
+  }
+
+  /**
+   * Writes the summary of `sessions` (atomically; a failed write leaves the
+   * old file), a chunk at a time: one string of every entry was a peak of
+   * its own in `top`'s RSS.
+   */
+  save(sessions: Iterable<SessionSpend>): void {
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    let fd: number | null = null;
+    try {
+      fd = openSync(tmp, 'w');
+      writeSync(fd, `{"version":1,"prices":${JSON.stringify(pricesKey(this.prices))},"sessions":{`);
+      let chunk: string[] = [];
+      let first = true;
+      const flush = (): void => {
+        if (!chunk.length) return;
+        writeSync(fd!, (first ? '' : ',') + chunk.join(','));
+        first = false;
+        chunk = [];
+      };
+      for (const s of sessions) {
+        if (!settled(s)) continue;
+        chunk.push(`${JSON.stringify(this.keyOf(s.file))}:${JSON.stringify(entryOf(s))}`);
+        if (chunk.length >= 256) flush();
+      }
+      flush();
+      writeSync(fd, '}}');
+      closeSync(fd);
+      fd = null;
+      if (statSync(tmp).size > MAX_BYTES) return rmSync(tmp, { force: true });
+      renameSync(tmp, this.file);
+    } catch {
+      // soft state: the next reader reads the sessions from their files
+      if (fd !== null) closeSync(fd);
+      rmSync(tmp, { force: true });
+    }
+  }
+
+  /** Lets go of the entries read (after a reader's first refresh, its sessions are its own). */
+  release(): void {
+    this.entries = {};
+  }
+
+  private keyOf(file: string): string {
+    return relative(this.transcripts, file).split(sep).join('/');
+  }
+
+  /** The entries, read once and checked one by one when used (a bad entry costs only its session). */
+  private load(): Record<string, unknown> {
+    if (this.entries) return this.entries;
+    // Through the safe reader: a FIFO, a link or a huge file there is refused, never read.
+    const read = readStateSync(this.file, FileSchema, MAX_BYTES);
+    const ok = read.kind === 'ok' && read.value.prices === pricesKey(this.prices);
+    this.entries = ok ? read.value.sessions : {};
+    return this.entries;
+  }
+}
+
+/**
+ * No run open, and read to its end (no torn line left), or restored from a
+ * summary (no mark yet), or compressed (finished, read whole).
+ */
+export const settled = (s: SessionSpend): boolean =>
+  s.open.length === 0 && s.size >= 0 && (s.mark === null || isCompressed(s.file) || s.mark.offset === s.size);
+
+function entryOf(s: SessionSpend): Entry {
+  const runs: Entry['runs'] = Array.from({ length: s.runs }, () => ({ task: null, parts: [] }));
+  for (const spend of s.finished) {
+    const run = runs[Number(spend.run.slice(spend.run.lastIndexOf('#') + 1))]!;
+    const u = spend.usage;
+    run.task = spend.task;
+    run.parts.push([spend.model, spend.costUsd, u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens]);
+  }
+  return { size: s.size, mtime: s.mtime, runs };
+}
+
+function sessionOf(stat: SessionFileStat, entry: Entry): SessionSpend {
+  const s = newSessionSpend(stat.file);
+  s.size = stat.size;
+  s.mtime = stat.mtime;
+  s.runs = entry.runs.length;
+  entry.runs.forEach((run, i) => {
+    for (const [model, costUsd, input, output, cacheRead, cacheWrite] of run.parts) {
+      const usage = { input_tokens: input, output_tokens: output, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite };
+      s.finished.push({ run: `${stat.file}#${i}`, agent: s.agent, task: run.task, model, usage, costUsd, finished: true });
+    }
+  });
+  return s;
+}
