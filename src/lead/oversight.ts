@@ -8,7 +8,7 @@ import type { TeamConfig } from '../config/schema.js';
 import { createNotifier, reportStalled } from '../notify/index.js';
 import type { Notifier } from '../notify/types.js';
 import { budgetChange, budgetMessage, budgetState, type BudgetState } from '../observe/budget.js';
-import { TranscriptSpendReader } from '../observe/cost.js';
+import type { TranscriptSpendReader } from '../observe/cost.js';
 import { createDaemonLogger, type DaemonLogger } from '../observe/daemon-log.js';
 import type { LoggedEvent, TeamEvent } from '../observe/types.js';
 import type { MailboxStore } from '../store/mailbox/index.js';
@@ -16,6 +16,7 @@ import type { TaskStore } from '../store/tasks/index.js';
 import { archiveOldTasks, collectGarbage } from '../history/gc.js';
 import { overflowAt } from '../store/tasks/hot-board.js';
 import { gcSummary } from '../history/report.js';
+import { budgetReader } from './budget-reader.js';
 import { ProgressTimes } from './progress.js';
 
 export interface OversightDeps {
@@ -53,7 +54,7 @@ export class Oversight {
   constructor(private readonly deps: OversightDeps) {
     this.teamBudgetUsd = deps.config.maxBudgetUsd;
     this.daemonLog = createDaemonLogger(deps.repoRoot);
-    this.reader = new TranscriptSpendReader(deps.repoRoot, deps.config.prices);
+    this.reader = budgetReader(deps.repoRoot, deps.config.prices);
     this.notifier = createNotifier(deps.config, {
       repoRoot: deps.repoRoot,
       onError: (m) => this.daemonLog.pino.warn(m),

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { TranscriptSpendReader } from '../../src/observe/cost.js';
 import { spendSummaryOf } from '../../src/observe/spend-summary.js';
+import { budgetReader } from '../../src/lead/budget-reader.js';
 import { line, sessionFile, usage, writeSession, type SessionSpec } from '../dashboard/support/transcripts.js';
 
 let root: string;
@@ -113,4 +114,19 @@ it('sessions appended to, truncated, removed or replaced after they were summari
     }),
     { numRuns: 30 },
   );
+});
+
+it("a forged summary (every session spent nothing, at its true size and mtime) misleads top and cost, never the lead's budget", async () => {
+  for (let i = 0; i < 8; i++) finishedSession(i);
+  await new TranscriptSpendReader(root).report('task');
+  const file = spendSummaryOf(root);
+  const forged = JSON.parse(readFileSync(file, 'utf8')) as { sessions: Record<string, { runs: { parts: unknown[][] }[] }> };
+  for (const entry of Object.values(forged.sessions))
+    for (const run of entry.runs) run.parts = run.parts.map(([model]) => [model, 0, 0, 0, 0, 0]);
+  writeFileSync(file, JSON.stringify(forged));
+  const trusting = await new TranscriptSpendReader(root).spends();
+  expect(trusting.reduce((n, s) => n + s.costUsd, 0)).toBe(0); // the forgery works on a reader that trusts the file
+  const lead = budgetReader(root, {});
+  expect(await lead.spends()).toEqual((await truth()).spends);
+  expect(lead.sessionsRead).toBe(8);
 });
