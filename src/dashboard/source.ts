@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
 import { TranscriptSpendReader } from '../observe/cost.js';
 import { EventFeed } from './event-feed.js';
+import { KeptMail } from './kept-mail.js';
 import { LiveBoard } from './live-board.js';
 import { readDashboardState } from './state.js';
 import type { DashboardState, TeamSource } from './types.js';
@@ -95,11 +96,20 @@ export function createTeamSource(
   const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices, { sweepMs: TRANSCRIPT_SWEEP_MS, watch: true });
   const feed = new EventFeed(repoRoot);
   const board = new LiveBoard(repoRoot);
+  const mail = new KeptMail(repoRoot, config);
   let watching: FolderWatchers | null = null;
   return {
     async load(): Promise<DashboardState> {
       const tasks = await board.current(watching?.has(join(repoRoot, '.tasks')) ?? false);
-      return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed, tasks, tasksGeneration: board.generation });
+      const inboxes = await mail.current(watching?.has(join(repoRoot, '.mailboxes')) ?? false);
+      return readDashboardState(repoRoot, config, {
+        now: options.now?.(),
+        reader,
+        feed,
+        tasks,
+        tasksGeneration: board.generation,
+        mail: inboxes,
+      });
     },
     watch(onChange) {
       let timer: NodeJS.Timeout | null = null;
@@ -109,7 +119,10 @@ export function createTeamSource(
           onChange();
         }, options.settleMs ?? 150);
       };
-      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => board.changed(dir, name));
+      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => {
+        board.changed(dir, name);
+        mail.changed(dir);
+      });
       reader.onChange = settle;
       folders.ensure();
       watching = folders;
