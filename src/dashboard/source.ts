@@ -10,6 +10,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
 import { TranscriptSpendReader } from '../observe/cost.js';
+import { BeatHints } from './beat-hints.js';
 import { EventFeed } from './event-feed.js';
 import { KeptMail } from './kept-mail.js';
 import { LiveBoard } from './live-board.js';
@@ -52,7 +53,8 @@ class FolderWatchers {
   constructor(
     private readonly repoRoot: string,
     private readonly onChange: () => void,
-    private readonly onFile: (dir: string, name: string | null) => void = () => undefined,
+    /** Told of each hint first; `false`: the hint needs no refresh. */
+    private readonly onFile: (dir: string, name: string | null) => boolean = () => true,
   ) {}
 
   ensure(): void {
@@ -61,8 +63,7 @@ class FolderWatchers {
       if (this.watchers.has(dir) || !existsSync(dir)) continue;
       try {
         const watcher = watch(dir, { recursive: w.recursive, persistent: false }, (_event, name) => {
-          this.onFile(dir, name);
-          this.onChange();
+          if (this.onFile(dir, name)) this.onChange();
         });
         watcher.on('error', () => this.drop(dir));
         this.watchers.set(dir, watcher);
@@ -97,6 +98,7 @@ export function createTeamSource(
   const feed = new EventFeed(repoRoot);
   const board = new LiveBoard(repoRoot);
   const mail = new KeptMail(repoRoot, config);
+  const beats = new BeatHints(join(repoRoot, '.team', 'state', 'agents'));
   let watching: FolderWatchers | null = null;
   return {
     async load(): Promise<DashboardState> {
@@ -122,6 +124,7 @@ export function createTeamSource(
       const folders = new FolderWatchers(repoRoot, settle, (dir, name) => {
         board.changed(dir, name);
         mail.changed(dir);
+        return beats.matters(dir, name);
       });
       reader.onChange = settle;
       folders.ensure();
