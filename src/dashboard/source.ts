@@ -10,7 +10,9 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
 import { TranscriptSpendReader } from '../observe/cost.js';
+import { BeatHints } from './beat-hints.js';
 import { EventFeed } from './event-feed.js';
+import { KeptMail } from './kept-mail.js';
 import { LiveBoard } from './live-board.js';
 import { readDashboardState } from './state.js';
 import type { DashboardState, TeamSource } from './types.js';
@@ -51,7 +53,8 @@ class FolderWatchers {
   constructor(
     private readonly repoRoot: string,
     private readonly onChange: () => void,
-    private readonly onFile: (dir: string, name: string | null) => void = () => undefined,
+    /** Told of each hint first; `false`: the hint needs no refresh. */
+    private readonly onFile: (dir: string, name: string | null) => boolean = () => true,
   ) {}
 
   ensure(): void {
@@ -60,8 +63,7 @@ class FolderWatchers {
       if (this.watchers.has(dir) || !existsSync(dir)) continue;
       try {
         const watcher = watch(dir, { recursive: w.recursive, persistent: false }, (_event, name) => {
-          this.onFile(dir, name);
-          this.onChange();
+          if (this.onFile(dir, name)) this.onChange();
         });
         watcher.on('error', () => this.drop(dir));
         this.watchers.set(dir, watcher);
@@ -95,11 +97,21 @@ export function createTeamSource(
   const reader = options.reader ?? new TranscriptSpendReader(repoRoot, config.prices, { sweepMs: TRANSCRIPT_SWEEP_MS, watch: true });
   const feed = new EventFeed(repoRoot);
   const board = new LiveBoard(repoRoot);
+  const mail = new KeptMail(repoRoot, config);
+  const beats = new BeatHints(join(repoRoot, '.team', 'state', 'agents'));
   let watching: FolderWatchers | null = null;
   return {
     async load(): Promise<DashboardState> {
       const tasks = await board.current(watching?.has(join(repoRoot, '.tasks')) ?? false);
-      return readDashboardState(repoRoot, config, { now: options.now?.(), reader, feed, tasks, tasksGeneration: board.generation });
+      const inboxes = await mail.current(watching?.has(join(repoRoot, '.mailboxes')) ?? false);
+      return readDashboardState(repoRoot, config, {
+        now: options.now?.(),
+        reader,
+        feed,
+        tasks,
+        tasksGeneration: board.generation,
+        mail: inboxes,
+      });
     },
     watch(onChange) {
       let timer: NodeJS.Timeout | null = null;
@@ -109,7 +121,11 @@ export function createTeamSource(
           onChange();
         }, options.settleMs ?? 150);
       };
-      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => board.changed(dir, name));
+      const folders = new FolderWatchers(repoRoot, settle, (dir, name) => {
+        board.changed(dir, name);
+        mail.changed(dir);
+        return beats.matters(dir, name);
+      });
       reader.onChange = settle;
       folders.ensure();
       watching = folders;

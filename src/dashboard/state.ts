@@ -1,4 +1,3 @@
-import { rosterOf } from '../config/load.js';
 import type { TeamConfig } from '../config/schema.js';
 import { findStalls, lastProgressTimes, type Stall } from '../notify/stall.js';
 import { decideBudget } from '../observe/budget.js';
@@ -9,13 +8,12 @@ import {
   type TranscriptSpendReader,
 } from '../observe/cost.js';
 import { readTeamStatus, type TeamStatus } from '../observe/status.js';
-import { MailboxStore } from '../store/mailbox/index.js';
-import { summaryCacheOf } from '../store/mailbox/archive-summary.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { BudgetState } from '../observe/budget.js';
 import { readAgentStatuses } from '../teammate/status-file.js';
 import { EventFeed } from './event-feed.js';
 import { keptBoard } from './kept-board.js';
+import { mailboxViews } from './kept-mail.js';
 import { taskDepths } from './task-graph.js';
 import type { DashboardState, MailboxView, TaskNode, TeammateView } from './types.js';
 
@@ -31,6 +29,8 @@ export interface ReadStateOptions {
   tasksGeneration?: number;
   /** Keeps event reading incremental across refreshes; events it brings after its first read are `fresh`. */
   feed?: EventFeed;
+  /** The mail panel, kept by the caller while `.mailboxes/` is unchanged (kept-mail.ts); without it the inboxes are read. */
+  mail?: MailboxView[];
 }
 
 /** Prompt tokens (fresh and cached) and output tokens: what a person means by "tokens in / out". */
@@ -91,24 +91,6 @@ function taskNodes(store: TaskStore): TaskNode[] {
   }));
 }
 
-async function mailboxViews(repoRoot: string, config: TeamConfig): Promise<MailboxView[]> {
-  const store = new MailboxStore(repoRoot, { summaryCache: summaryCacheOf(repoRoot) });
-  const withInbox = await store.agents();
-  const agents = [...new Set([...rosterOf(config).filter((a) => a !== 'user'), ...withInbox])];
-  const views: MailboxView[] = [];
-  for (const agent of agents) {
-    const inbox = await store.peek(agent);
-    const latest = inbox.at(-1) ?? (await store.history(agent, 1)).at(-1) ?? null;
-    views.push({
-      agent,
-      unread: inbox.length,
-      latest: latest && { from: latest.from, type: latest.type, content: latest.content, ts: latest.ts },
-    });
-  }
-  return views;
-}
-
-
 /** Everything `teamd top` shows, read from the files of `repoRoot`. */
 export async function readDashboardState(
   repoRoot: string,
@@ -119,7 +101,7 @@ export async function readDashboardState(
   const board = options.tasks ?? (await TaskStore.open(repoRoot, { normalise: false }));
   // A kept board at the same generation: its problems, blockers and readiness as last time (kept-board.ts).
   const view = options.tasks && options.tasksGeneration !== undefined ? keptBoard(board, options.tasksGeneration) : board;
-  const status = await readTeamStatus(repoRoot, config, now, view);
+  const status = await readTeamStatus(repoRoot, config, now, view, { inboxesAndProblems: false });
   const feed = options.feed ?? new EventFeed(repoRoot, options.eventsKept ?? 50);
   const fresh = feed.poll();
   if (!options.feed) feed.close();
@@ -145,7 +127,7 @@ export async function readDashboardState(
     events: events.slice(-(options.eventsKept ?? 50)),
     eventCount: feed.count,
     fresh,
-    mail: await mailboxViews(repoRoot, config),
+    mail: options.mail ?? (await mailboxViews(repoRoot, config)),
     cron: status.cron,
     merges: status.merges,
     approvals: status.approvals,

@@ -57,13 +57,24 @@ function liveness(state: string, ageMs: number, leadRunning: boolean, stallAfter
   return state as Liveness;
 }
 
+export interface StatusSections {
+  /**
+   * `teamd top` shows neither the inbox sizes nor the problems (its mail panel
+   * reads the inboxes itself): without them a refresh scans no mailbox files
+   * twice over (issue 24). `inboxes` is then `{}` and `problems` only the cron files'.
+   */
+  inboxesAndProblems?: boolean;
+}
+
 /** `tasks`: a board kept current by the caller (`teamd top`), instead of reading every task file again. */
 export async function readTeamStatus(
   repoRoot: string,
   config: TeamConfig,
   now = Date.now(),
   tasks?: TaskStore,
+  sections: StatusSections = {},
 ): Promise<TeamStatus> {
+  const all = sections.inboxesAndProblems ?? true;
   const pid = runningLeadPid(repoRoot);
   const statuses = readAgentStatuses(repoRoot);
   const teammates = config.teammates.map((t) => {
@@ -90,9 +101,9 @@ export async function readTeamStatus(
   const [cron, board, inboxes, merges, mailProblems] = await Promise.all([
     cronSection(repoRoot, now),
     tasks ? taskSection(tasks) : boardSection(repoRoot),
-    mailbox.inboxSizes(),
+    all ? mailbox.inboxSizes() : {},
     mergeSection(repoRoot, config),
-    mailbox.problems(),
+    all ? mailbox.problems() : [],
   ]);
   return {
     lead: { running: pid !== null, pid, paused: pid !== null ? readPause(repoRoot) : null },
@@ -102,7 +113,9 @@ export async function readTeamStatus(
     cron: cron.jobs,
     merges,
     approvals: listRequests(repoRoot, 'pending'),
-    problems: [...teamFolderProblems(repoRoot), ...mailProblems, ...cron.problems, ...hookProblems(repoRoot)],
+    problems: all
+      ? [...teamFolderProblems(repoRoot), ...mailProblems, ...cron.problems, ...hookProblems(repoRoot)]
+      : cron.problems,
   };
 }
 
