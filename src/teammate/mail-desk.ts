@@ -97,7 +97,12 @@ export class MailDesk {
 
   /** Called with the text of every `user` event: mail seen there is in the conversation, so ack it. */
   async confirm(text: string): Promise<void> {
-    const ids = mailIdsIn(text).filter((id) => this.inFlight.has(id));
+    // The message's own id, never the match: a match is a slice of `text` and would keep the whole
+    // conversation text alive for as long as the id is remembered (RECENT_ACKS of them, issue 24).
+    const ids = mailIdsIn(text).flatMap((id) => {
+      const m = this.inFlight.get(id);
+      return m ? [m.id] : [];
+    });
     if (ids.length === 0) return;
     for (const id of ids) this.inFlight.delete(id);
     await this.ack(ids);

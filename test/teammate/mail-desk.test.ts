@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailboxStore } from '../../src/store/mailbox/index.js';
 import { writeSpooled } from '../../src/store/mailbox/spool.js';
@@ -90,5 +92,24 @@ describe('MailDesk', () => {
     await writeSpooled(teamPaths(dir).mailboxes, sent); // its removal failed: the same message again
     expect(await desk.takeForIdle()).toEqual([]);
     expect(await mailbox.peek('ann')).toEqual([]); // acknowledged again at once, not entered twice
+  });
+
+  it('remembers an acknowledged id without the conversation text it was read from', async () => {
+    // A regex match is a slice of the text it ran on: an id kept as matched kept the whole `user` event
+    // (its session context, the prompt, every message) alive for as long as RECENT_ACKS remembers it.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { mailbox, desk } = setup();
+    const count = 24;
+    const textMB = 1;
+    for (let i = 0; i < count; i++) await mailbox.send({ from: 'bob', to: 'ann', content: `big ${i}` });
+    const batch = await desk.takeForIdle();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (const m of batch) await desk.confirm(`${'x'.repeat(textMB * 2 ** 20)}${formatMail([m])}`);
+    gc();
+    const keptMB = (process.memoryUsage().heapUsed - before) / 2 ** 20;
+    expect(desk.rememberedIds).toBe(count);
+    expect(keptMB).toBeLessThan((count * textMB) / 4); // 24 MB kept before the fix
   });
 });
