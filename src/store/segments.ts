@@ -10,10 +10,12 @@
  * leaves both: readers take the raw one (the `.gz` is never newer), and the
  * next pass compresses it again over the `.gz`. A line is never lost or read twice.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, createReadStream, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gunzipSync } from 'node:zlib';
 
 /** One segment of a file's history, oldest first by name. */
 export interface Segment {
@@ -102,6 +104,31 @@ export function writeDurably(path: string, bytes: Buffer): void {
   }
 }
 
+/**
+ * Gzips `source` into `target` (made, written and fsynced; null: only
+ * counted) as a stream: a 64 MiB segment is never held whole in memory, and
+ * the gzip runs on libuv's pool, not on the caller's thread (the lead's
+ * event loop). The compressed size.
+ */
+async function gzipFile(source: string, target: string | null): Promise<number> {
+  let size = 0;
+  const handle = target === null ? null : await open(target, 'w', 0o644);
+  try {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (!handle) return done();
+        handle.write(chunk).then(() => done(), done);
+      },
+    });
+    await pipeline(createReadStream(source), createGzip(), sink);
+    await handle?.sync();
+  } finally {
+    await handle?.close();
+  }
+  return size;
+}
+
 /** What one compression pass did. */
 export interface CompressReport {
   compressed: string[];
@@ -127,13 +154,12 @@ export async function compressQuietSegments(
     // Quiet since the rename too: an idle file's mtime is old, yet a writer may still hold it.
     const lastWrite = Math.max(info?.mtimeMs ?? 0, stampTime(segment.stamp) || now);
     if (!info || now - lastWrite < (options.quietMs ?? 10_000)) continue;
-    const gz = gzipSync(readFileSync(segment.path));
+    const temp = join(segmentsFolder(dir), `.${basename(segment.path)}.gz.tmp`);
+    const gzBytes = await gzipFile(segment.path, options.dryRun ? null : temp);
     report.compressed.push(segment.path);
     report.bytesBefore += info.size;
-    report.bytesAfter += gz.length;
+    report.bytesAfter += gzBytes;
     if (options.dryRun) continue;
-    const temp = join(segmentsFolder(dir), `.${basename(segment.path)}.gz.tmp`);
-    writeDurably(temp, gz);
     await options.pause?.('written');
     await rename(temp, `${segment.path}.gz`);
     await options.pause?.('renamed');
