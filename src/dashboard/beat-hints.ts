@@ -7,8 +7,9 @@
  * refresh. Any other change (state, task, turns, tokens) still refreshes at
  * once, and so does a file that cannot be read or is seen the first time.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { STATE_LIMITS } from '../store/state-file.js';
+import { readTeamFileSync } from '../store/team-file.js';
 
 const HEARTBEAT = /"heartbeat"\s*:\s*"[^"]*"/;
 
@@ -23,14 +24,13 @@ export class BeatHints {
     if (dir !== this.agentsDir || name === null) return true;
     // An atomic write's temp file: its rename into place brings its own hint.
     if (name.startsWith('.')) return false;
-    let text: string;
-    try {
-      text = readFileSync(join(dir, name), 'utf8');
-    } catch {
+    // The status reader's own limits: a FIFO, a link or a huge file is refused unread (it would hold top's thread).
+    const read = readTeamFileSync(join(dir, name), `.team/state/agents/${name}`, STATE_LIMITS.small);
+    if (read.kind !== 'text') {
       this.seen.delete(name);
       return true;
     }
-    const rest = text.replace(HEARTBEAT, '');
+    const rest = read.text.replace(HEARTBEAT, '');
     const same = this.seen.get(name) === rest;
     this.seen.set(name, rest);
     return !same;

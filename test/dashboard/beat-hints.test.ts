@@ -4,7 +4,8 @@
  * BEAT column follows at the next interval refresh. Any other change must
  * still refresh at once.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -50,4 +51,17 @@ it('any change besides the heartbeat refreshes at once (generated)', () => {
     }),
     { numRuns: 100 },
   );
+});
+
+it('a FIFO, a link to a secret or a huge file in agents/ is refused unread (a refresh, never a hang)', () => {
+  const beats = new BeatHints(dir);
+  execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+  expect(beats.matters(dir, 'fifo.json')).toBe(true); // readFileSync would block here forever
+  writeFileSync(join(dir, '..', 'secret'), 'token');
+  symlinkSync(join(dir, '..', 'secret'), join(dir, 'link.json'));
+  expect(beats.matters(dir, 'link.json')).toBe(true);
+  expect(beats.matters(dir, 'link.json')).toBe(true); // never remembered: it is not a status
+  writeFileSync(join(dir, 'huge.json'), Buffer.alloc(2 * 1024 * 1024, 0x20));
+  expect(beats.matters(dir, 'huge.json')).toBe(true);
+  expect(beats.matters(dir, 'huge.json')).toBe(true);
 });
