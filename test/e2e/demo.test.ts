@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, onTestFailed } from 'vitest';
 import { defaultDemoModel, runDemo } from '../../src/demo/demo.js';
 
 let dir = '';
@@ -11,6 +11,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 it('teamd demo: the lead plans, three teammates work in parallel worktrees, everything merges and the tests pass', async () => {
   dir = join(mkdtempSync(join(tmpdir(), 'teamd-demo-test-')), 'repo');
   const lines: string[] = [];
+  // a run that fails or times out shows what the team did (a CI run once hung here for 180 s, 0 of 12 local repeats did)
+  onTestFailed(() => console.error(`demo output before the failure:\n${lines.join('\n')}`));
   const result = await runDemo({ dir, model: defaultDemoModel({}), out: (l) => lines.push(l) });
   if (!result.ok) throw new Error(result.error);
   expect(result.summary.tasks).toMatchObject({ completed: 5, failed: 0, pending: 0, in_progress: 0 });
