@@ -6,12 +6,14 @@
  * (src/observe/transcript-files.ts); a crash between the rename and the unlink
  * leaves both, and the plain one wins until the next run redoes the step.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { rename, unlink, utimes } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { transcriptAgents, transcriptsRoot } from '../observe/transcript-view.js';
-import { writeDurably } from '../store/segments.js';
+import { gzipFile } from '../store/segments.js';
+
+/** How much of a session's end is read to find its last line (a longer last line: not taken as a result, not compressed). */
+const TAIL_BYTES = 64 * 1024;
 
 export interface TranscriptCompression {
   /** Session files compressed (repo-relative). */
@@ -46,6 +48,19 @@ function quietSessions(repoRoot: string, before: number): Quiet[] {
   return out;
 }
 
+/** The last TAIL_BYTES of a file of `size` bytes, as text. */
+function tailOf(file: string, size: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    const length = Math.min(size, TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    const read = readSync(fd, buffer, 0, length, size - length);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A run that ended wrote its `result` line last; a session without one may be resumed or still running. */
 function endsWithResult(text: string): boolean {
   const last = text.slice(text.trimEnd().lastIndexOf('\n') + 1);
@@ -63,15 +78,14 @@ export async function compressTranscripts(
 ): Promise<TranscriptCompression> {
   const report: TranscriptCompression = { compressed: [], bytesBefore: 0, bytesAfter: 0 };
   for (const s of quietSessions(repoRoot, (o.now ?? Date.now()) - afterMs)) {
-    const text = readFileSync(s.file);
-    if (!endsWithResult(text.toString('utf8'))) continue;
-    const gz = gzipSync(text);
+    if (!endsWithResult(tailOf(s.file, s.size))) continue;
+    const temp = `${s.file}.gz.tmp`;
+    // streamed: a long session is never held whole in the lead's memory, and the gzip runs off its thread
+    const gzBytes = await gzipFile(s.file, o.dryRun ? null : temp);
     report.compressed.push(relative(repoRoot, s.file));
     report.bytesBefore += s.size;
-    report.bytesAfter += gz.length;
+    report.bytesAfter += gzBytes;
     if (o.dryRun) continue;
-    const temp = `${s.file}.gz.tmp`;
-    writeDurably(temp, gz);
     await utimes(temp, s.mtime, s.mtime);
     await rename(temp, `${s.file}.gz`);
     await unlink(s.file);

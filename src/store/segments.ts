@@ -10,7 +10,7 @@
  * leaves both: readers take the raw one (the `.gz` is never newer), and the
  * next pass compresses it again over the `.gz`. A line is never lost or read twice.
  */
-import { closeSync, createReadStream, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -93,24 +93,13 @@ export function readSegmentText(segment: Pick<Segment, 'path' | 'compressed'>): 
   return (segment.compressed ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
-/** Writes `bytes` to a new file and fsyncs it (the temp file of an atomic replace). */
-export function writeDurably(path: string, bytes: Buffer): void {
-  const fd = openSync(path, 'w', 0o644);
-  try {
-    writeSync(fd, bytes);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Gzips `source` into `target` (made, written and fsynced; null: only
  * counted) as a stream: a 64 MiB segment is never held whole in memory, and
  * the gzip runs on libuv's pool, not on the caller's thread (the lead's
  * event loop). The compressed size.
  */
-async function gzipFile(source: string, target: string | null): Promise<number> {
+export async function gzipFile(source: string, target: string | null): Promise<number> {
   let size = 0;
   const handle = target === null ? null : await open(target, 'w', 0o644);
   try {

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadTranscript } from '../../src/agent/transcript.js';
 import { TeamConfigSchema } from '../../src/config/schema.js';
@@ -101,5 +101,28 @@ describe('finished transcripts compressed after history.compressAfterMs', () => 
     expect(existsSync(files.old1!)).toBe(true);
     expect(existsSync(`${files.old1!}.gz`)).toBe(false);
     if (loaded.ok) expect(JSON.stringify(loaded.value.messages)).toContain('did old1');
+  });
+});
+
+describe('long sessions (the tail read, the streamed gzip)', () => {
+  it('a session of several MiB ending in its result is compressed and reads back the same; a last line past the tail is left plain', async () => {
+    const big = spec('big', 30);
+    const bigFile = writeSession(root, big, [
+      line.header(big),
+      ...Array.from({ length: 400 }, (_, i) => line.text(big, `chunk ${i} ${'x'.repeat(10_000)}`, usage(1, 1))),
+      line.result(big, { 'claude-sonnet-5-5': usage(100, 10) }, 0.25, 1),
+    ]);
+    const long = spec('long', 29);
+    const longFile = writeSession(root, long, [line.header(long), line.prompt(long, `Task long: ${'y'.repeat(70_000)}`)]);
+    writeSession(root, spec('newest', 0), [line.header(spec('newest', 0))]);
+    const before = readFileSync(bigFile);
+    expect(before.length).toBeGreaterThan(16 * 64 * 1024); // many times the tail read
+    const report = await compressTranscripts(root, 7 * DAY, { now: NOW });
+    expect(report.compressed).toEqual([expect.stringMatching(/big\.jsonl$/)]);
+    expect(report.bytesBefore).toBe(before.length);
+    expect(existsSync(`${bigFile}.gz`) && !existsSync(bigFile)).toBe(true);
+    expect(gunzipSync(readFileSync(`${bigFile}.gz`)).equals(before)).toBe(true);
+    expect(report.bytesAfter).toBe(statSync(`${bigFile}.gz`).size);
+    expect(existsSync(longFile)).toBe(true); // no result line at its end (its last line is longer than the tail read)
   });
 });
