@@ -9,11 +9,12 @@
  * symlink) can make a read or write land outside the transcripts folder.
  */
 import { closeSync, constants, fstatSync, writeSync } from 'node:fs';
-import { lstat, open, readFile, rename, unlink, utimes, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, rename, unlink, utimes } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConversationMessageSchema, type ConversationMessage } from '../model/types.js';
+import { freshTempOf } from '../store/atomic.js';
 import { openSyncMakingFolder } from '../store/open-sync.js';
 import { IdSchema, type Outcome } from '../store/types.js';
 import { foldMessages } from './history.js';
@@ -196,6 +197,8 @@ function parseLines(file: string, text: string): Outcome<LoadedTranscript> {
   return { ok: true, value: { header: header.data, messages: foldMessages(messages), path: file } };
 }
 
+const RESTORE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
 /**
  * A session `teamd gc` compressed (`<session>.jsonl.gz`) goes back to its plain
  * file before it is resumed, as the resumed run appends to it; its mtime is kept.
@@ -205,8 +208,9 @@ async function restoreCompressed(file: string): Promise<void> {
   const gz = `${file}.gz`;
   const info = await lstat(gz).catch(() => null);
   if (!info?.isFile()) return;
-  const temp = `${file}.restore.tmp`;
-  await writeFile(temp, gunzipSync(await readFile(gz)), { flag: 'w', mode: 0o644 });
+  const temp = freshTempOf(file); // made afresh: never written through a link planted at a guessable name
+  const handle = await open(temp, RESTORE_FLAGS, 0o644);
+  await handle.writeFile(gunzipSync(await readFile(gz))).finally(() => handle.close());
   await utimes(temp, info.atime, info.mtime);
   await rename(temp, file);
   await unlink(gz);

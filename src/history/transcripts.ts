@@ -5,12 +5,17 @@
  * readers order sessions by it). Readers take either form
  * (src/observe/transcript-files.ts); a crash between the rename and the unlink
  * leaves both, and the plain one wins until the next run redoes the step.
+ *
+ * Only regular files are touched: a link named `*.jsonl` (its target may be
+ * anywhere) or a FIFO is left alone, and the file is opened once without
+ * following links, so one swapped in after the listing is refused, not read.
  */
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { rename, unlink, utimes } from 'node:fs/promises';
+import { lstatSync, readdirSync } from 'node:fs';
+import { rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { transcriptAgents, transcriptsRoot } from '../observe/transcript-view.js';
-import { gzipFile } from '../store/segments.js';
+import { freshTempOf } from '../store/atomic.js';
+import { gzipFile, openRegular } from '../store/segments.js';
 
 /** How much of a session's end is read to find its last line (a longer last line: not taken as a result, not compressed). */
 const TAIL_BYTES = 64 * 1024;
@@ -39,7 +44,7 @@ function quietSessions(repoRoot: string, before: number): Quiet[] {
     const files: Quiet[] = [];
     for (const name of readdirSync(dir)) {
       if (!name.endsWith('.jsonl')) continue;
-      const st = statSync(join(dir, name), { throwIfNoEntry: false });
+      const st = lstatSync(join(dir, name), { throwIfNoEntry: false });
       if (st?.isFile()) files.push({ file: join(dir, name), size: st.size, mtime: st.mtime });
     }
     files.sort((a, b) => a.mtime.getTime() - b.mtime.getTime());
@@ -48,17 +53,19 @@ function quietSessions(repoRoot: string, before: number): Quiet[] {
   return out;
 }
 
-/** The last TAIL_BYTES of a file of `size` bytes, as text. */
-function tailOf(file: string, size: number): string {
-  const fd = openSync(file, 'r');
-  try {
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    const read = readSync(fd, buffer, 0, length, size - length);
-    return buffer.subarray(0, read).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+/** The session opened as listed: a regular file not reached through a link, or null. */
+async function openSession(s: Quiet): Promise<FileHandle | null> {
+  const opened = await openRegular(s.file);
+  if (!opened || opened.stats.size === s.size) return opened?.handle ?? null;
+  await opened.handle.close();
+  return null;
+}
+
+/** The last TAIL_BYTES of an open file of `size` bytes, as text. */
+async function tailOf(handle: FileHandle, size: number): Promise<string> {
+  const length = Math.min(size, TAIL_BYTES);
+  const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, size - length);
+  return buffer.subarray(0, bytesRead).toString('utf8');
 }
 
 /** A run that ended wrote its `result` line last; a session without one may be resumed or still running. */
@@ -71,6 +78,13 @@ function endsWithResult(text: string): boolean {
   }
 }
 
+/** A finished session gzipped from its open descriptor to `temp` (none in a dry run); null when unfinished. */
+async function compressOpen(handle: FileHandle, s: Quiet, temp: string | null): Promise<number | null> {
+  if (!endsWithResult(await tailOf(handle, s.size))) return null;
+  // streamed: a long session is never held whole in the lead's memory, and the gzip runs off its thread
+  return gzipFile(handle, temp);
+}
+
 export async function compressTranscripts(
   repoRoot: string,
   afterMs: number,
@@ -78,14 +92,15 @@ export async function compressTranscripts(
 ): Promise<TranscriptCompression> {
   const report: TranscriptCompression = { compressed: [], bytesBefore: 0, bytesAfter: 0 };
   for (const s of quietSessions(repoRoot, (o.now ?? Date.now()) - afterMs)) {
-    if (!endsWithResult(tailOf(s.file, s.size))) continue;
-    const temp = `${s.file}.gz.tmp`;
-    // streamed: a long session is never held whole in the lead's memory, and the gzip runs off its thread
-    const gzBytes = await gzipFile(s.file, o.dryRun ? null : temp);
+    const handle = await openSession(s);
+    if (!handle) continue;
+    const temp = o.dryRun ? null : freshTempOf(`${s.file}.gz`);
+    const gzBytes = await compressOpen(handle, s, temp).finally(() => handle.close());
+    if (gzBytes === null) continue;
     report.compressed.push(relative(repoRoot, s.file));
     report.bytesBefore += s.size;
     report.bytesAfter += gzBytes;
-    if (o.dryRun) continue;
+    if (temp === null) continue;
     await utimes(temp, s.mtime, s.mtime);
     await rename(temp, `${s.file}.gz`);
     await unlink(s.file);

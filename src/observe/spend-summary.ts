@@ -11,10 +11,11 @@
  * archive summaries: a garbage, hostile or oversized file, or a bad entry, is
  * ignored (that session is read from its file) and the file written anew.
  */
-import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import type { PriceOverrides } from '../model/pricing.js';
+import { freshTempOf } from '../store/atomic.js';
 import { teamPaths } from '../store/paths.js';
 import { readStateSync, STATE_LIMITS } from '../store/state-file.js';
 import { newSessionSpend, type SessionSpend } from './session-spend.js';
@@ -35,6 +36,9 @@ const FileSchema = z.object({ version: z.literal(1), prices: z.string(), session
 const MAX_BYTES = STATE_LIMITS.mergeQueue;
 
 export const spendSummaryOf = (repoRoot: string): string => join(teamPaths(repoRoot).state, 'spend-summary.json');
+
+/** Created afresh, never through a link or into a FIFO. */
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 const pricesKey = (prices: PriceOverrides): string => JSON.stringify(prices);
 
@@ -63,10 +67,10 @@ export class SpendSummary {
    * its own in `top`'s RSS.
    */
   save(sessions: Iterable<SessionSpend>): void {
-    const tmp = `${this.file}.${process.pid}.tmp`;
+    const tmp = freshTempOf(this.file);
     let fd: number | null = null;
     try {
-      fd = openSync(tmp, 'w');
+      fd = openSync(tmp, WRITE_FLAGS, 0o644);
       writeSync(fd, `{"version":1,"prices":${JSON.stringify(pricesKey(this.prices))},"sessions":{`);
       let chunk: string[] = [];
       let first = true;

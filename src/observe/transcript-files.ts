@@ -4,7 +4,7 @@
  * (finished and older than `history.compressAfterMs`). Readers go through
  * here so a compressed session reads like any other.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 
@@ -24,6 +24,26 @@ export function sessionNames(names: readonly string[]): string[] {
   return names.filter((n) => plain.has(n) || (n.endsWith(COMPRESSED) && !plain.has(n.slice(0, -3))));
 }
 
+/**
+ * Anyone who can write the repository (a teammate's bash too) can put a FIFO
+ * named `x.jsonl` in a transcripts folder, which blocked every reader's
+ * `open` forever (`top`, `cost`, the lead's budget check), or a link to any
+ * file of the user's. Sessions are opened without following a link and
+ * without blocking, then must be regular files within a size no session
+ * reaches; anything else reads as a file gone.
+ */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const MAX_SESSION_BYTES = 1024 ** 3;
+
+/** `file` opened for reading if it is a regular session file; throws otherwise. */
+function openSessionSync(file: string): { fd: number; size: number } {
+  const fd = openSync(file, READ_FLAGS);
+  const st = fstatSync(fd);
+  if (st.isFile() && st.size <= MAX_SESSION_BYTES) return { fd, size: st.size };
+  closeSync(fd);
+  throw new Error(`${file}: not a regular session file`);
+}
+
 const readSessionTextOrEmpty = (file: string): string => {
   try {
     return readSessionText(file);
@@ -32,10 +52,15 @@ const readSessionTextOrEmpty = (file: string): string => {
   }
 };
 
-/** The whole text of a session file, gunzipped when compressed. Throws as readFileSync does. */
+/** The whole text of a session file, gunzipped when compressed. Throws when it is gone or not a regular file. */
 export function readSessionText(file: string): string {
-  const bytes = readFileSync(file);
-  return (isCompressed(file) ? gunzipSync(bytes) : bytes).toString('utf8');
+  const { fd } = openSessionSync(file);
+  try {
+    const bytes = readFileSync(fd);
+    return (isCompressed(file) ? gunzipSync(bytes) : bytes).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -47,8 +72,9 @@ export async function readSessionFrom(file: string, offset: number): Promise<str
   if (isCompressed(file)) return offset > 0 ? '' : readSessionTextOrEmpty(file);
   let handle;
   try {
-    handle = await open(file, 'r');
-    const { size } = await handle.stat();
+    handle = await open(file, READ_FLAGS);
+    const st = await handle.stat();
+    const size = st.isFile() && st.size <= MAX_SESSION_BYTES ? st.size : 0;
     if (size <= offset) return '';
     const buffer = Buffer.alloc(size - offset);
     await handle.read(buffer, 0, buffer.length, offset);
@@ -118,8 +144,8 @@ export function readSessionOnSync(file: string, mark: ReadMark | null): ReadOn {
   if (isCompressed(file)) return { ...none, text: readSessionTextOrEmpty(file) };
   let fd: number | null = null;
   try {
-    fd = openSync(file, 'r');
-    const { size } = fstatSync(fd);
+    let size: number;
+    ({ fd, size } = openSessionSync(file));
     const from = stillHolds(fd, size, mark) ? mark.offset : 0;
     const buffer = Buffer.alloc(Math.max(0, size - from));
     const got = readSync(fd, buffer, 0, buffer.length, from);

@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -35,6 +36,18 @@ export interface AtomicWriteOptions {
 
 let written = 0;
 
+/** A temp name beside `file` no other writer (nor anyone planting links) can guess: `.<name>.<pid>.<thread>.<n>.<random>.tmp`. */
+export const freshTempOf = (file: string): string =>
+  join(dirname(file), `.${basename(file)}.${process.pid}.${threadId}.${(written++).toString(36)}.${randomBytes(4).toString('hex')}.tmp`);
+
+/**
+ * The temp file is made afresh: anyone who can write the folder (a
+ * teammate's bash in `.tasks/`) could plant a link at a temp name it can
+ * guess, and `w` would write through it into any file of the user's. The name
+ * carries random bytes and the open refuses an existing name or a link.
+ */
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
 /** Returns false when `onlyIf` abandoned the write. */
 export async function writeFileAtomic(
   file: string,
@@ -44,7 +57,7 @@ export async function writeFileAtomic(
   const durable = options.durable !== false;
   const io = runsInline(durable) ? INLINE : POOLED;
   const dir = dirname(file);
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${threadId}.${(written++).toString(36)}.tmp`);
+  const tmp = freshTempOf(file);
   try {
     await io.writeTemp(tmp, data, durable);
     if (options.onlyIf && !(await options.onlyIf())) {
@@ -80,7 +93,7 @@ interface FileOps {
 
 const INLINE: FileOps = {
   async writeTemp(tmp, data, durable) {
-    const fd = openSyncMakingFolder(tmp, 'w');
+    const fd = openSyncMakingFolder(tmp, TEMP_FLAGS, 0o644);
     try {
       writeFileSync(fd, data);
       if (durable) fsyncSync(fd);
@@ -133,11 +146,11 @@ const POOLED: FileOps = {
 /** Opens a new file for writing; the folder is created only when missing (a syscall spared on every write). */
 async function openCreatingFolder(file: string): Promise<FileHandle> {
   try {
-    return await open(file, 'w');
+    return await open(file, TEMP_FLAGS, 0o644);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     await mkdir(dirname(file), { recursive: true });
-    return open(file, 'w');
+    return open(file, TEMP_FLAGS, 0o644);
   }
 }
 

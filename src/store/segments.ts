@@ -10,9 +10,10 @@
  * leaves both: readers take the raw one (the `.gz` is never newer), and the
  * next pass compresses it again over the `.gz`. A line is never lost or read twice.
  */
-import { createReadStream, readFileSync } from 'node:fs';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, constants, createReadStream, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
+import { freshTempOf } from './atomic.js';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync } from 'node:zlib';
@@ -24,6 +25,8 @@ export interface Segment {
   /** The rotation stamp: segments sort by it. */
   stamp: string;
 }
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 export const segmentsFolder = (dir: string): string => join(dir, 'segments');
 
@@ -72,9 +75,10 @@ export async function rotateFile(dir: string, file: string, now = new Date()): P
 /** The segments of `file` in `dir`, oldest first; of a stamp with both forms, the raw one. */
 export async function listSegments(dir: string, file: string): Promise<Segment[]> {
   const [stem, ext] = splitName(file);
-  const names = await readdir(segmentsFolder(dir)).catch(() => [] as string[]);
+  const entries = await readdir(segmentsFolder(dir), { withFileTypes: true }).catch(() => []);
   const byStamp = new Map<string, Segment>();
-  for (const name of names) {
+  // regular files only: a link or FIFO named like a segment is not history
+  for (const name of entries.filter((e) => e.isFile()).map((e) => e.name)) {
     if (!name.startsWith(`${stem}.`) || name.startsWith('.')) continue;
     const compressed = name.endsWith(`${ext}.gz`);
     if (!compressed && !name.endsWith(ext)) continue;
@@ -87,11 +91,39 @@ export async function listSegments(dir: string, file: string): Promise<Segment[]
   return [...byStamp.values()].sort((a, b) => a.stamp.localeCompare(b.stamp));
 }
 
-/** The text of a segment (gunzipped when compressed). */
+/** The text of a segment (gunzipped when compressed); a link or FIFO swapped in after the listing reads as empty. */
 export function readSegmentText(segment: Pick<Segment, 'path' | 'compressed'>): string {
-  const bytes = readFileSync(segment.path);
-  return (segment.compressed ? gunzipSync(bytes) : bytes).toString('utf8');
+  let fd: number;
+  try {
+    fd = openSync(segment.path, READ_FLAGS);
+  } catch {
+    return '';
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return '';
+    const bytes = readFileSync(fd);
+    return (segment.compressed ? gunzipSync(bytes) : bytes).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
+
+/**
+ * `path` opened for reading if it is a regular file not reached through a
+ * link: anyone who can write the repository can plant a link named like a
+ * segment or a session (its target could be any file of the user's), or a FIFO.
+ */
+export async function openRegular(path: string): Promise<{ handle: FileHandle; stats: Stats } | null> {
+  const handle = await open(path, READ_FLAGS).catch(() => null);
+  if (!handle) return null;
+  const stats = await handle.stat();
+  if (stats.isFile()) return { handle, stats };
+  await handle.close();
+  return null;
+}
+
+/** The target is made afresh (a fresh temp name): anything already there, a planted link too, is refused, never written through. */
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Gzips `source` into `target` (made, written and fsynced; null: only
@@ -99,9 +131,9 @@ export function readSegmentText(segment: Pick<Segment, 'path' | 'compressed'>): 
  * the gzip runs on libuv's pool, not on the caller's thread (the lead's
  * event loop). The compressed size.
  */
-export async function gzipFile(source: string, target: string | null): Promise<number> {
+export async function gzipFile(source: string | FileHandle, target: string | null): Promise<number> {
   let size = 0;
-  const handle = target === null ? null : await open(target, 'w', 0o644);
+  const handle = target === null ? null : await open(target, WRITE_FLAGS, 0o644);
   try {
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -110,7 +142,8 @@ export async function gzipFile(source: string, target: string | null): Promise<n
         handle.write(chunk).then(() => done(), done);
       },
     });
-    await pipeline(createReadStream(source), createGzip(), sink);
+    const input = typeof source === 'string' ? createReadStream(source) : source.createReadStream({ start: 0, autoClose: false });
+    await pipeline(input, createGzip(), sink);
     await handle?.sync();
   } finally {
     await handle?.close();
@@ -139,12 +172,17 @@ export async function compressQuietSegments(
   const report: CompressReport = { compressed: [], bytesBefore: 0, bytesAfter: 0 };
   for (const segment of await listSegments(dir, file)) {
     if (segment.compressed) continue;
-    const info = await stat(segment.path).catch(() => null);
+    const opened = await openRegular(segment.path);
+    if (!opened) continue;
+    const { handle, stats: info } = opened;
     // Quiet since the rename too: an idle file's mtime is old, yet a writer may still hold it.
-    const lastWrite = Math.max(info?.mtimeMs ?? 0, stampTime(segment.stamp) || now);
-    if (!info || now - lastWrite < (options.quietMs ?? 10_000)) continue;
-    const temp = join(segmentsFolder(dir), `.${basename(segment.path)}.gz.tmp`);
-    const gzBytes = await gzipFile(segment.path, options.dryRun ? null : temp);
+    const lastWrite = Math.max(info.mtimeMs, stampTime(segment.stamp) || now);
+    if (now - lastWrite < (options.quietMs ?? 10_000)) {
+      await handle.close();
+      continue;
+    }
+    const temp = freshTempOf(segment.path); // hidden: never listed as a segment
+    const gzBytes = await gzipFile(handle, options.dryRun ? null : temp).finally(() => handle.close());
     report.compressed.push(segment.path);
     report.bytesBefore += info.size;
     report.bytesAfter += gzBytes;

@@ -1,9 +1,10 @@
-import { closeSync, fstatSync, fsyncSync, readSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, fsyncSync, readSync, renameSync, writeSync } from 'node:fs';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runsInline } from '../inline-io.js';
 import { openSyncMakingFolder } from '../open-sync.js';
 import { problemsFromZod } from '../problems.js';
+import { readTeamFile } from '../team-file.js';
 import type { FileProblem, Message } from '../types.js';
 import { MessageSchema } from '../types.js';
 import { withoutDelivery } from './inbox-file.js';
@@ -24,8 +25,51 @@ export async function appendArchive(file: string, messages: readonly Message[], 
   else await appendPooled(file, lines);
 }
 
+/** `a+`, but never through a link and never blocking on a FIFO. */
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Anyone who can write the repository can plant a link at an archive's path
+ * (appends would land in its target: any file of the user's) or a FIFO. Such a
+ * thing is moved aside to `<file>.refused-<ms>` (the rename moves the link,
+ * not its target) and a fresh archive begun, so delivery goes on.
+ */
+function moveAside(file: string): void {
+  renameSync(file, `${file}.refused-${Date.now()}`);
+}
+
+const notRegular = (err: unknown): boolean => ['ELOOP', 'ENXIO', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '');
+
+function openArchiveSync(file: string, retry = true): number {
+  let fd: number;
+  try {
+    fd = openSyncMakingFolder(file, APPEND_FLAGS, 0o644);
+  } catch (err) {
+    if (!retry || !notRegular(err)) throw err;
+    moveAside(file);
+    return openArchiveSync(file, false);
+  }
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  if (!retry) throw new Error(`${file}: not a regular file`);
+  moveAside(file);
+  return openArchiveSync(file, false);
+}
+
+async function openArchive(file: string, retry = true): Promise<FileHandle> {
+  const handle = await open(file, APPEND_FLAGS, 0o644).catch((err: unknown) => {
+    if (!retry || !notRegular(err)) throw err;
+    return null;
+  });
+  if (handle && (await handle.stat()).isFile()) return handle;
+  await handle?.close();
+  if (!retry) throw new Error(`${file}: not a regular file`);
+  moveAside(file);
+  return openArchive(file, false);
+}
+
 function appendInline(file: string, lines: string, durable: boolean): void {
-  const fd = openSyncMakingFolder(file, 'a+');
+  const fd = openArchiveSync(file);
   try {
     const { size } = fstatSync(fd);
     const last = Buffer.alloc(1);
@@ -39,7 +83,7 @@ function appendInline(file: string, lines: string, durable: boolean): void {
 
 async function appendPooled(file: string, lines: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const handle = await open(file, 'a+');
+  const handle = await openArchive(file);
   try {
     const lead = (await endsWithNewline(handle)) ? '' : '\n';
     await handle.appendFile(`${lead}${lines}\n`);
@@ -57,6 +101,8 @@ async function endsWithNewline(handle: FileHandle): Promise<boolean> {
   return last[0] === 0x0a;
 }
 
+const ARCHIVE_READ_LIMIT = 1024 ** 3;
+
 /**
  * Every archived message, deduplicated by id (a crash between archiving and
  * clearing the inbox archives a batch twice), plus the lines that do not parse.
@@ -65,7 +111,9 @@ export async function readArchive(
   file: string,
   label: string,
 ): Promise<{ messages: Message[]; problems: FileProblem[] }> {
-  const text = await readFile(file, 'utf8').catch(() => '');
+  // history may be long: the cap is far above any archive, far below harm; a link or FIFO is refused unread
+  const read = await readTeamFile(file, label, ARCHIVE_READ_LIMIT);
+  const text = read.kind === 'text' ? read.text : '';
   const seen = new Set<string>();
   const messages: Message[] = [];
   const problems: FileProblem[] = [];
