@@ -98,8 +98,8 @@ async function streamModel(
     agent: env.agent,
   };
   try {
+    rehearseTools(env.executor.tools, env.executor);
     const stream = env.model.stream(request);
-    rehearseTools(env.executor.tools);
     for await (const event of stream) {
       if (event.type === 'done') return event;
       if (event.type === 'tool_use') executor.start(event.block);

@@ -54,8 +54,7 @@ export const bashTool = defineTool({
   isReadOnly: (input) => classifyCommand(input.command).readOnly,
   // A `cd` is read-only but moves the directory the next call starts in: such calls keep their order.
   isConcurrencySafe: (input) => classifyCommand(input.command).readOnly && !changesDirectory(input.command),
-  // the classifier's parser and patterns are compiled on their first use
-  rehearse: () => void (classifyCommand('echo warm').readOnly && changesDirectory('echo warm')),
+  rehearsalInput: { command: 'echo warm' },
   run: async (input, ctx) =>
     input.run_in_background ? runInBackground(input, ctx) : runForeground(input, ctx),
 });

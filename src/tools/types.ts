@@ -73,9 +73,14 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   run: (input: z.infer<S>, ctx: ToolContext) => Promise<ToolOutput>;
   /**
    * Warms what the first call would compile (no effect, pure functions only),
-   * run while the first model request is on the wire (src/agent/rehearse-tools.ts).
+   * run before the first model request (src/agent/rehearse-tools.ts).
    */
   rehearse?: () => void;
+  /**
+   * An input the tool's checks (schema, concurrency, permission gate) are
+   * rehearsed on before the first call; never run (src/agent/rehearse-tools.ts).
+   */
+  rehearsalInput?: z.input<S>;
 }
 
 /** Erases the schema type so tools of different inputs fit one list. */

@@ -36,11 +36,11 @@ function agent(cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; ori
   });
 }
 
-async function run(off = false): Promise<{ code: number; origins: string[]; stderr: string; real: string }> {
+async function run(off = false, firstDelayMs = 600): Promise<{ code: number; origins: string[]; stderr: string; real: string }> {
   server = await startFakeAnthropicServer({
     script: {
       steps: [
-        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo one' } }], delayMs: 600 },
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo one' } }], delayMs: firstDelayMs },
         { content: [{ type: 'text', text: 'It printed one.' }] },
       ],
     },
@@ -59,4 +59,22 @@ test('the rehearsal reaches only its own endpoint; the fake server gets exactly 
   expect(rehearsal).toHaveLength(2);
   expect(rehearsal.every((o) => o.startsWith('http://127.0.0.1:'))).toBe(true);
   expect(ran.origins[0]).toBe(ran.real); // the first request is the real one
+});
+
+/** The conversation's requests as the server saw them, without what differs from run to run (paths, ids). */
+const shapeOf = (requests: FakeAnthropicServer['requests']): unknown[] =>
+  requests.map((r) => r.body?.messages.map((m) => [m.role, (m.content as { type: string }[]).map((b) => b.type)]));
+
+test('an answer that comes at once: the same requests reach the server as with the rehearsals off, none of them rehearsals', async () => {
+  const on = await run(false, 0);
+  expect(on.code, on.stderr).toBe(0);
+  const seenOn = { count: server!.requests.length, shape: shapeOf(server!.requests), outcomes: server!.requests.map((r) => r.outcome) };
+  expect(on.origins.every((o) => o === on.real)).toBe(true); // no answer was awaited 20 ms: nothing rehearsed over HTTP
+  await server!.close();
+  const off = await run(true, 0);
+  expect(off.code, off.stderr).toBe(0);
+  expect(seenOn).toEqual({ count: 2, shape: shapeOf(server!.requests), outcomes: ['answered', 'answered'] });
+  const result = server!.requests[1]!.body!.messages.at(-1)!.content as { type: string; content?: unknown }[];
+  expect(result.filter((b) => b.type === 'tool_result')).toHaveLength(1); // bash ran once, for the call
+  expect(JSON.stringify(result)).toContain('one');
 });

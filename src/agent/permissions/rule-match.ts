@@ -51,6 +51,7 @@ export function allowingRule(
   place: CommandPlace,
 ): PermissionRule | null {
   const named = rules.filter((r) => ruleNamesTool(r, view));
+  if (named.length === 0) return null; // no rule names the tool: nothing can allow it (and a command needs no parse)
   const whole = named.find((r) => r.content === null);
   if (whole !== undefined) return whole;
   if (view.kind !== 'shell') return named.find((r) => contentMatches(r.content as string, view)) ?? null;
