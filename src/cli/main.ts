@@ -11,6 +11,7 @@ import { rehearseFirstTurn } from '../model/turn-rehearsal.js';
 /** For the code-cached bundle's launcher (src/cli/launch.ts): V8 flags back to their defaults before the cache is made. */
 export { restoreParserFlags } from '../model/fetch-parser-tier.js';
 import { exitQuietlyOnBrokenPipe } from './output.js';
+import { keepYoungGenerationSmall } from '../dashboard/young-generation.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -161,6 +162,8 @@ export async function main(): Promise<void> {
   const oneShot = command !== undefined && ONE_SHOT_COMMANDS.has(command);
   if (oneShot) keepFetchParserInBaseline(); // no TurboFan job on fetch's parser to compete with the turns and hold the exit
   if (oneShot && process.env.TEAMD_NO_TURN_REHEARSAL !== '1') rehearseFirstTurn(); // the first turn's path warmed while the model thinks
+  // `top`'s heap limits before its modules load: loading them alone grew the young generation to 16 MB (young-generation.ts).
+  if (command === 'top') keepYoungGenerationSmall();
   process.exitCode = await runCli();
   // a one-shot command is done when its action returns: no wait for V8's background work (exit-when-done.ts)
   if (oneShot) await exitWhenWritten(process.exitCode);

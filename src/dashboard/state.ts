@@ -101,7 +101,7 @@ export async function readDashboardState(
   const board = options.tasks ?? (await TaskStore.open(repoRoot, { normalise: false }));
   // A kept board at the same generation: its problems, blockers and readiness as last time (kept-board.ts).
   const view = options.tasks && options.tasksGeneration !== undefined ? keptBoard(board, options.tasksGeneration) : board;
-  const status = await readTeamStatus(repoRoot, config, now, view, { inboxesAndProblems: false });
+  const status = await readTeamStatus(repoRoot, config, now, view, { inboxesAndProblems: false, taskLines: false });
   const feed = options.feed ?? new EventFeed(repoRoot, options.eventsKept ?? 50);
   const fresh = feed.poll();
   if (!options.feed) feed.close();

@@ -51,15 +51,47 @@ export interface SessionSpend {
   openTask: string | null;
 }
 
+/**
+ * What a kept session holds is sized to it (issue 24: `teamd top` keeps
+ * ~20,000 of them): no list of its own while it is empty (one frozen list
+ * shared; `pushed` makes its own), a list copied to its length once read
+ * (a list grown by `push` keeps room for 16), and one string per agent or
+ * model name, not one per session (`shared`).
+ */
+const NONE: readonly never[] = Object.freeze([]);
+export const noItems = <T>(): T[] => NONE as never[];
+
+/** `list` with `item` at its end: the same list, or a new one when it was the shared empty one. */
+export function pushed<T>(list: T[], item: T): T[] {
+  if ((list as readonly unknown[]) === NONE) return [item];
+  list.push(item);
+  return list;
+}
+
+/** `list` at its length (the shared empty one when empty). */
+export const exact = <T>(list: T[]): T[] => (list.length === 0 ? noItems() : list.slice());
+
+/** Names seen, each kept once (bounded: past the bound a name is used as it is). */
+const NAMES = new Map<string, string>();
+const MAX_NAMES = 4_096;
+
+/** One string per distinct agent or model name (a parsed line or path makes a new one each time). */
+export function shared(name: string): string {
+  const known = NAMES.get(name);
+  if (known !== undefined) return known;
+  if (NAMES.size < MAX_NAMES && name.length <= 200) NAMES.set(name, name);
+  return name;
+}
+
 export const newSessionSpend = (file: string): SessionSpend => ({
   file,
-  agent: basename(dirname(file)),
+  agent: shared(basename(dirname(file))),
   mark: null,
   size: -1,
   mtime: -1,
   runs: 0,
-  finished: [],
-  open: [],
+  finished: noItems(),
+  open: noItems(),
   openTask: null,
 });
 
@@ -107,9 +139,10 @@ export function readSessionSpend(s: SessionSpend, stat: SessionFileStat, prices:
   s.size = stat.size;
   s.mtime = stat.mtime;
   const read = readSessionOnSync(s.file, s.mark);
-  if (read.whole) Object.assign(s, { runs: 0, finished: [], open: [], openTask: null });
+  if (read.whole) Object.assign(s, { runs: 0, finished: noItems(), open: noItems(), openTask: null });
   s.mark = read.mark;
   for (const line of parseTranscriptText(read.text)) feed(s, line, prices);
+  s.finished = exact(s.finished);
   return true;
 }
 
@@ -119,7 +152,7 @@ function feed(s: SessionSpend, line: Record<string, unknown>, prices: PriceOverr
   if (line.type === 'assistant') {
     const call = AssistantLineSchema.safeParse(line);
     if (!call.success) return;
-    s.open.push({ model: call.data.model, usage: call.data.usage });
+    s.open = pushed(s.open, { model: shared(call.data.model), usage: call.data.usage });
     s.openTask = call.data.parent_id ?? null;
     return;
   }
@@ -128,8 +161,8 @@ function feed(s: SessionSpend, line: Record<string, unknown>, prices: PriceOverr
   const run = `${s.file}#${s.runs}`;
   const task = result.data.parent_id ?? null;
   for (const part of splitResult(result.data.total_cost_usd, result.data.usage, prices)) {
-    s.finished.push({ run, agent: s.agent, task, ...part, finished: true });
+    s.finished = pushed(s.finished, { run, agent: s.agent, task, ...part, model: shared(part.model), finished: true });
   }
   s.runs += 1;
-  s.open = [];
+  s.open = noItems();
 }

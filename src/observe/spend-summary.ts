@@ -18,7 +18,7 @@ import type { PriceOverrides } from '../model/pricing.js';
 import { freshTempOf } from '../store/atomic.js';
 import { teamPaths } from '../store/paths.js';
 import { readStateSync, STATE_LIMITS } from '../store/state-file.js';
-import { newSessionSpend, type SessionSpend } from './session-spend.js';
+import { exact, newSessionSpend, shared, type SessionSpend } from './session-spend.js';
 import { isCompressed } from './transcript-files.js';
 import type { SessionFileStat } from './transcript-view.js';
 
@@ -141,11 +141,13 @@ function sessionOf(stat: SessionFileStat, entry: Entry): SessionSpend {
   s.size = stat.size;
   s.mtime = stat.mtime;
   s.runs = entry.runs.length;
-  entry.runs.forEach((run, i) => {
-    for (const [model, costUsd, input, output, cacheRead, cacheWrite] of run.parts) {
+  // Built at its length (session-spend.ts: ~20,000 of these are kept by `teamd top`).
+  const finished = entry.runs.flatMap((run, i) =>
+    run.parts.map(([model, costUsd, input, output, cacheRead, cacheWrite]) => {
       const usage = { input_tokens: input, output_tokens: output, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite };
-      s.finished.push({ run: `${stat.file}#${i}`, agent: s.agent, task: run.task, model, usage, costUsd, finished: true });
-    }
-  });
+      return { run: `${stat.file}#${i}`, agent: s.agent, task: run.task, model: shared(model), usage, costUsd, finished: true };
+    }),
+  );
+  s.finished = exact(finished);
   return s;
 }

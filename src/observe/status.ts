@@ -64,6 +64,13 @@ export interface StatusSections {
    * twice over (issue 24). `inboxes` is then `{}` and `problems` only the cron files'.
    */
   inboxesAndProblems?: boolean;
+  /**
+   * `false`: the task section holds the counts only, no line per task and no
+   * board problems (`teamd top` draws its own graph from the board and shows
+   * neither): at 10,000 tasks the lines were 10,000 objects a refresh, garbage
+   * at once, that a dashboard's small young generation promotes (issue 24).
+   */
+  taskLines?: boolean;
 }
 
 /** `tasks`: a board kept current by the caller (`teamd top`), instead of reading every task file again. */
@@ -100,7 +107,7 @@ export async function readTeamStatus(
   // through libuv's thread pool, ~170 in one status; one after another they cost wall time on a busy machine).
   const [cron, board, inboxes, merges, mailProblems] = await Promise.all([
     cronSection(repoRoot, now),
-    tasks ? taskSection(tasks) : boardSection(repoRoot),
+    !tasks ? boardSection(repoRoot) : (sections.taskLines ?? true) ? taskSection(tasks) : countSection(tasks),
     all ? mailbox.inboxSizes() : {},
     mergeSection(repoRoot, config),
     all ? mailbox.problems() : [],
@@ -144,14 +151,16 @@ const hookProblems = (repoRoot: string): FileProblem[] =>
 export const failureReason = (t: Pick<Task, 'result'>): string =>
   t.result?.error ?? t.result?.summary ?? 'no reason recorded';
 
+const emptyCounts = (): Record<TaskStatus, number> => ({
+  pending: 0,
+  in_progress: 0,
+  completed: 0,
+  failed: 0,
+  cancelled: 0,
+});
+
 function taskSection(store: TaskStore): TeamStatus['tasks'] {
-  const counts: Record<TaskStatus, number> = {
-    pending: 0,
-    in_progress: 0,
-    completed: 0,
-    failed: 0,
-    cancelled: 0,
-  };
+  const counts = emptyCounts();
   const list = store.list().map((t) => {
     counts[t.status]++;
     const merge = (t.metadata.merge as { state?: string } | undefined)?.state ?? null;
@@ -168,6 +177,13 @@ function taskSection(store: TaskStore): TeamStatus['tasks'] {
     };
   });
   return { counts, list, problems: store.problems() };
+}
+
+/** The task section with the counts only: no object per task. */
+function countSection(store: TaskStore): TeamStatus['tasks'] {
+  const counts = emptyCounts();
+  for (const t of store.list()) counts[t.status]++;
+  return { counts, list: [], problems: [] };
 }
 
 async function cronSection(
