@@ -23,9 +23,15 @@ const m = await soakModules();
 // the teammate) as well as the main thread, so it counts memory kept, not the slack of the moment in five heaps.
 const isolates = await WorkerIsolates.attach();
 let lastHeaps: IsolateHeap[] = [];
+/** The reading as it was taken before (a GC of the main thread only), just ahead of each GC'd one, to compare. */
+let lastMainOnly = 0;
 async function rssMB(): Promise<number> {
-  const readings: number[] = [];
+  lastMainOnly = await medianRss();
   lastHeaps = await isolates.collect();
+  return medianRss();
+}
+async function medianRss(): Promise<number> {
+  const readings: number[] = [];
   for (let i = 0; i < 5; i++) {
     gcNow?.();
     await new Promise((r) => setTimeout(r, 200)); // let freed pages go back before reading
@@ -39,7 +45,7 @@ const FIFTHS = 5;
 const readings: { part: string; done: number; rssMB: number }[] = [];
 async function reading(part: string, done: number): Promise<void> {
   const rss = await rssMB();
-  const line = { phase: 'progress', part, done, rssMB: rss, ...heaps(), ...mainHeapCommitted(), at: new Date().toISOString() };
+  const line = { phase: 'progress', part, done, rssMB: rss, rssMainGcOnlyMB: lastMainOnly, ...heaps(), ...mainHeapCommitted(), at: new Date().toISOString() };
   readings.push(line);
   console.error(JSON.stringify(line));
 }
