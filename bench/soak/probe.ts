@@ -9,6 +9,7 @@
  * teammates' threads too) and comes with each isolate's heap after it.
  *   node --expose-gc --import tsx bench/soak/probe.ts <repo> <tasks> <messages> [--src]
  */
+import { readFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { medianOf } from '../support/stats.js';
 import { WorkerIsolates, type IsolateHeap } from './isolates.js';
@@ -45,9 +46,21 @@ const FIFTHS = 5;
 const readings: { part: string; done: number; rssMB: number }[] = [];
 async function reading(part: string, done: number): Promise<void> {
   const rss = await rssMB();
-  const line = { phase: 'progress', part, done, rssMB: rss, rssMainGcOnlyMB: lastMainOnly, ...heaps(), ...mainHeapCommitted(), at: new Date().toISOString() };
+  const line = { phase: 'progress', part, done, rssMB: rss, rssMainGcOnlyMB: lastMainOnly, ...residentKinds(), ...heaps(), ...mainHeapCommitted(), at: new Date().toISOString() };
   readings.push(line);
   console.error(JSON.stringify(line));
+}
+/** The process's anonymous and file-backed resident memory (/proc/self/smaps_rollup, Linux; empty elsewhere). */
+function residentKinds(): { anonMB?: number; fileMB?: number } {
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/smaps_rollup', 'utf8');
+  } catch {
+    return {};
+  }
+  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  const anonMB = kb('Anonymous') / 1024;
+  return { anonMB, fileMB: kb('Rss') / 1024 - anonMB };
 }
 /** The main thread's heap as committed (what RSS sees), the young generation apart: used can be flat while committed grows. */
 function mainHeapCommitted(): { mainHeapTotalMB: number; mainYoungMB: number } {
