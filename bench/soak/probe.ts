@@ -29,6 +29,7 @@ let lastMainOnly = 0;
 async function rssMB(): Promise<number> {
   lastMainOnly = await medianRss();
   lastHeaps = await isolates.collect();
+  await isolates.collectMain();
   return medianRss();
 }
 async function medianRss(): Promise<number> {
@@ -71,13 +72,14 @@ function mainHeapCommitted(): { mainHeapTotalMB: number; mainYoungMB: number } {
  * The heaps after the reading's GCs: the main thread's, each teammate thread's by name (other threads, e.g. tsx's
  * loader, as `thread <id>`), and their sum.
  */
-function heaps(): { mainHeapMB: number; workerHeapsMB: Record<string, number>; heapsSumMB: number } {
+function heaps(): { mainHeapMB: number; workerHeapsMB: Record<string, number>; heapsSumMB: number; workersCommittedMB: number } {
   const mainHeapMB = (gcNow?.(), process.memoryUsage().heapUsed / 2 ** 20);
   const named = new Map(lead.pool.names().map((n) => [threadOf(n), n]));
   const workerHeapsMB: Record<string, number> = {};
   for (const h of lastHeaps) workerHeapsMB[named.get(h.threadId) ?? `thread ${h.threadId}`] = h.usedMB;
   const heapsSumMB = mainHeapMB + Object.values(workerHeapsMB).reduce((a, b) => a + b, 0);
-  return { mainHeapMB, workerHeapsMB, heapsSumMB };
+  const workersCommittedMB = lastHeaps.reduce((a, h) => a + h.totalMB, 0);
+  return { mainHeapMB, workerHeapsMB, heapsSumMB, workersCommittedMB };
 }
 const threadOf = (name: string): number | undefined =>
   (lead.pool.channelOf(name) as { threadId?: number } | null)?.threadId;
