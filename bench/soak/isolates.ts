@@ -25,7 +25,8 @@ export interface IsolateHeap {
 
 interface Attached {
   sessionId: string;
-  workerInfo: { workerId: string | number };
+  /** `title` is `[worker <threadId>]` (and the worker's name); `workerId` is the inspector's own count. */
+  workerInfo: { workerId: string; title: string };
 }
 interface Reply {
   id?: number;
@@ -33,10 +34,13 @@ interface Reply {
   error?: { message: string };
 }
 
+const threadIdOf = (info: Attached['workerInfo']): number =>
+  Number(/^\[worker (\d+)\]/.exec(info.title)?.[1] ?? NaN);
+
 export class WorkerIsolates {
   private readonly session = new Session();
   private readonly workers = new Map<string, number>();
-  private readonly pending = new Map<number, (r: Reply) => void>();
+  private readonly pending = new Map<number, { sessionId: string; answer: (r: Reply) => void }>();
   private nextId = 0;
 
   /** Attaches to every worker thread now and to those started later (a restarted teammate). */
@@ -49,10 +53,10 @@ export class WorkerIsolates {
   private async enable(): Promise<void> {
     this.session.connect();
     this.session.on('NodeWorker.attachedToWorker', ({ params }: { params: Attached }) =>
-      this.workers.set(params.sessionId, Number(params.workerInfo.workerId)),
+      this.workers.set(params.sessionId, threadIdOf(params.workerInfo)),
     );
     this.session.on('NodeWorker.detachedFromWorker', ({ params }: { params: { sessionId: string } }) =>
-      this.workers.delete(params.sessionId),
+      this.detached(params.sessionId),
     );
     this.session.on('NodeWorker.receivedMessageFromWorker', ({ params }: { params: { message: string } }) =>
       this.settle(JSON.parse(params.message) as Reply),
@@ -89,9 +93,11 @@ export class WorkerIsolates {
     // A worker that exits mid-call never answers: a reading must not wait for it forever.
     const answered = new Promise<Reply>((resolve) => {
       const timer = setTimeout(() => resolve({ id, error: { message: 'no answer in 60 s' } }), 60_000);
-      this.pending.set(id, (r) => (clearTimeout(timer), resolve(r)));
+      this.pending.set(id, { sessionId, answer: (r) => (clearTimeout(timer), resolve(r)) });
     });
-    void this.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify({ id, method }) });
+    this.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify({ id, method }) }).catch(
+      (error: Error) => this.settle({ id, error }), // its session is gone
+    );
     return answered.then((r) => {
       if (r.error) throw new Error(`${method} in worker ${this.workers.get(sessionId)}: ${r.error.message}`);
       return r.result;
@@ -100,8 +106,14 @@ export class WorkerIsolates {
 
   private settle(reply: Reply): void {
     if (reply.id === undefined) return; // an event of the worker's session, not an answer
-    this.pending.get(reply.id)?.(reply);
+    this.pending.get(reply.id)?.answer(reply);
     this.pending.delete(reply.id);
+  }
+
+  /** A worker gone: forgotten, and what was asked of it answered with an error. */
+  private detached(sessionId: string): void {
+    this.workers.delete(sessionId);
+    for (const [id, p] of this.pending) if (p.sessionId === sessionId) this.settle({ id, error: { message: 'exited' } });
   }
 
   private post(method: string, params: object): Promise<unknown> {
