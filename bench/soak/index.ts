@@ -70,6 +70,10 @@ interface ProbeReading {
   rssAfterMessages: number;
   rssWarm: number | null;
   stallRuns: number[];
+  /** The heaps of every isolate summed (main thread + teammate threads), after the GCs of the same readings. */
+  heapsSumBefore?: number;
+  heapsSumAfterTasks?: number;
+  heapsSumAfterMessages?: number;
 }
 
 function timeRuns(argv: string[], runs: number): number[] {
@@ -130,11 +134,18 @@ try {
   report.figure('lead RSS before the live tasks', lead.rssBefore, 'MB');
   report.figure(`lead RSS after ${LIVE.tasks} tasks`, lead.rssAfterTasks, 'MB');
   report.figure(`lead RSS after ${LIVE.messages} more messages`, lead.rssAfterMessages, 'MB');
+  if (lead.heapsSumBefore !== undefined) {
+    report.figure('lead heaps, every isolate, before the live tasks', lead.heapsSumBefore, 'MB');
+    report.figure(`lead heaps, every isolate, after ${LIVE.tasks} tasks`, lead.heapsSumAfterTasks!, 'MB');
+    report.figure(`lead heaps, every isolate, after ${LIVE.messages} more messages`, lead.heapsSumAfterMessages!, 'MB');
+  }
   report.figure('teamd top: first frame', top.firstFrameMs, 'ms');
   report.figure(`teamd top: CPU over ${TOP_WINDOW_MS / 1000} s idle`, top.cpuPercent, '% core');
   report.figure('teamd top: largest RSS', top.rssMB, 'MB');
   const growth = (lead.rssAfterMessages / lead.rssBefore - 1) * 100;
   report.figure('lead RSS growth over the live work', growth, '%');
+  const taskGrowth = (lead.rssAfterTasks / lead.rssBefore - 1) * 100;
+  report.figure(`lead RSS growth over the ${LIVE.tasks} tasks`, taskGrowth, '%');
   if (lead.rssWarm !== null) {
     report.figure(`lead RSS after the first fifth of the tasks (every teammate warm)`, lead.rssWarm, 'MB');
     report.figure('lead RSS growth from there to the end', (lead.rssAfterMessages / lead.rssWarm - 1) * 100, '%');
@@ -149,6 +160,7 @@ try {
     `${(lead.coldStartMs / 1000).toFixed(2)} s`,
     lead.coldStartMs <= 2000,
   );
+  report.target(`lead RSS growth over ${LIVE.tasks} tasks`, '≤ 10%', `${taskGrowth.toFixed(1)}%`, taskGrowth <= 10);
   report.target(
     `lead RSS growth over ${LIVE.tasks} tasks and ${LIVE.messages} messages`,
     '≤ 10%',
@@ -157,6 +169,7 @@ try {
   );
   report.target('stall check', '≤ 5 ms per run', `${stall.median.toFixed(2)} ms median`, stall.median <= 5);
   report.note('status and logs are whole processes (Node start included: see the floor row)');
+  report.note('every lead RSS reading follows a full GC in every isolate (the teammates\' threads too)');
   report.note(
     'the event log is not rotated during the run (history.rotateBytes set huge): the readers face the whole log',
   );

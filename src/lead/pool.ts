@@ -100,6 +100,11 @@ export class TeammatePool {
     return m ? { state: m.state, task: m.task } : undefined;
   }
 
+  /** The lead's end of a running teammate (a `Worker` on the thread host), for measurements; null when it is not running. */
+  channelOf(name: string): TeammateChannel | null {
+    return this.members.get(name)?.worker ?? null;
+  }
+
   /** The first idle teammate, for `any` targets (cron). */
   firstIdle(): string | null {
     for (const m of this.members.values()) if (m.state === 'idle' && m.worker) return m.name;
