@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**', 'src/demo/fixture/**', 'scratch/**', '.prof/**', 'test/**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**', 'src/demo/fixture/**', 'scratch/**', '.prof/**', 'test/**/*.mjs', 'test/**/*.cjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
