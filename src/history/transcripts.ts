@@ -15,7 +15,8 @@ import { rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { transcriptAgents, transcriptsRoot } from '../observe/transcript-view.js';
 import { freshTempOf } from '../store/atomic.js';
-import { gzipFile, openRegular } from '../store/segments.js';
+import { openRegular } from '../store/regular-file.js';
+import { gzipFile } from '../store/segments.js';
 
 /** How much of a session's end is read to find its last line (a longer last line: not taken as a result, not compressed). */
 const TAIL_BYTES = 64 * 1024;

@@ -5,11 +5,12 @@
  * tail keeps its descriptor across a rotation: it drains the renamed file to
  * its end, then moves on to the new one, so no event is skipped or read twice.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { textDepthProblem } from '../store/json-bounds.js';
+import { NO_FOLLOW_READ } from '../store/regular-file.js';
 import type { LoggedEvent } from './types.js';
 
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const READ_FLAGS = NO_FOLLOW_READ;
 const CHUNK = 64 * 1024;
 
 /** One line as an event, or null (blank, torn, foreign, or nested deep enough to overflow later recursion). */

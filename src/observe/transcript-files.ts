@@ -4,8 +4,8 @@
  * (finished and older than `history.compressAfterMs`). Readers go through
  * here so a compressed session reads like any other.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, readFileSync, readSync } from 'node:fs';
+import { openRegular, openRegularSync } from '../store/regular-file.js';
 import { gunzipSync } from 'node:zlib';
 
 export const COMPRESSED = '.jsonl.gz';
@@ -32,16 +32,13 @@ export function sessionNames(names: readonly string[]): string[] {
  * without blocking, then must be regular files within a size no session
  * reaches; anything else reads as a file gone.
  */
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const MAX_SESSION_BYTES = 1024 ** 3;
 
 /** `file` opened for reading if it is a regular session file; throws otherwise. */
 function openSessionSync(file: string): { fd: number; size: number } {
-  const fd = openSync(file, READ_FLAGS);
-  const st = fstatSync(fd);
-  if (st.isFile() && st.size <= MAX_SESSION_BYTES) return { fd, size: st.size };
-  closeSync(fd);
-  throw new Error(`${file}: not a regular session file`);
+  const opened = openRegularSync(file, MAX_SESSION_BYTES);
+  if (!opened) throw new Error(`${file}: gone, or not a regular session file`);
+  return opened;
 }
 
 const readSessionTextOrEmpty = (file: string): string => {
@@ -70,19 +67,18 @@ export function readSessionText(file: string): string {
  */
 export async function readSessionFrom(file: string, offset: number): Promise<string> {
   if (isCompressed(file)) return offset > 0 ? '' : readSessionTextOrEmpty(file);
-  let handle;
+  const opened = await openRegular(file, MAX_SESSION_BYTES);
+  if (!opened) return '';
+  const { handle, stats } = opened;
   try {
-    handle = await open(file, READ_FLAGS);
-    const st = await handle.stat();
-    const size = st.isFile() && st.size <= MAX_SESSION_BYTES ? st.size : 0;
-    if (size <= offset) return '';
-    const buffer = Buffer.alloc(size - offset);
+    if (stats.size <= offset) return '';
+    const buffer = Buffer.alloc(stats.size - offset);
     await handle.read(buffer, 0, buffer.length, offset);
     return buffer.toString('utf8');
   } catch {
     return '';
   } finally {
-    await handle?.close();
+    await handle.close();
   }
 }
 

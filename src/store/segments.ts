@@ -10,10 +10,11 @@
  * leaves both: readers take the raw one (the `.gz` is never newer), and the
  * next pass compresses it again over the `.gz`. A line is never lost or read twice.
  */
-import { closeSync, constants, createReadStream, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, createReadStream, readFileSync } from 'node:fs';
 import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { freshTempOf } from './atomic.js';
+import { openRegular, openRegularSync } from './regular-file.js';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync } from 'node:zlib';
@@ -25,8 +26,6 @@ export interface Segment {
   /** The rotation stamp: segments sort by it. */
   stamp: string;
 }
-
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 export const segmentsFolder = (dir: string): string => join(dir, 'segments');
 
@@ -93,33 +92,14 @@ export async function listSegments(dir: string, file: string): Promise<Segment[]
 
 /** The text of a segment (gunzipped when compressed); a link or FIFO swapped in after the listing reads as empty. */
 export function readSegmentText(segment: Pick<Segment, 'path' | 'compressed'>): string {
-  let fd: number;
+  const opened = openRegularSync(segment.path);
+  if (!opened) return '';
   try {
-    fd = openSync(segment.path, READ_FLAGS);
-  } catch {
-    return '';
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return '';
-    const bytes = readFileSync(fd);
+    const bytes = readFileSync(opened.fd);
     return (segment.compressed ? gunzipSync(bytes) : bytes).toString('utf8');
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
-}
-
-/**
- * `path` opened for reading if it is a regular file not reached through a
- * link: anyone who can write the repository can plant a link named like a
- * segment or a session (its target could be any file of the user's), or a FIFO.
- */
-export async function openRegular(path: string): Promise<{ handle: FileHandle; stats: Stats } | null> {
-  const handle = await open(path, READ_FLAGS).catch(() => null);
-  if (!handle) return null;
-  const stats = await handle.stat();
-  if (stats.isFile()) return { handle, stats };
-  await handle.close();
-  return null;
 }
 
 /** The target is made afresh (a fresh temp name): anything already there, a planted link too, is refused, never written through. */

@@ -10,9 +10,10 @@
  *    open file to check again that it is regular and within the size cap;
  *  - read at most the cap plus one byte (a file growing meanwhile is refused).
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { NO_FOLLOW_READ } from './regular-file.js';
 import type { FileProblem } from './types.js';
 
 /** Size caps (bytes) of the files teamd reads: far above anything teamd writes, far below harm. */
@@ -28,7 +29,7 @@ export const FILE_LIMITS = {
 /** What reading a team file found: its text, nothing, or why it was refused (never its content). */
 export type TextRead = { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'invalid'; problem: FileProblem };
 
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const OPEN_FLAGS = NO_FOLLOW_READ;
 
 const refused = (file: string, message: string): TextRead => ({ kind: 'invalid', problem: { file, message } });
 

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, fsyncSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, readSync, renameSync, writeSync } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runsInline } from '../inline-io.js';
@@ -20,6 +20,7 @@ import { withoutDelivery } from './inbox-file.js';
  */
 export async function appendArchive(file: string, messages: readonly Message[], durable = true): Promise<void> {
   if (!messages.length) return;
+  moveAsideIfNotRegular(file);
   const lines = messages.map((m) => JSON.stringify(withoutDelivery(m))).join('\n');
   if (runsInline(durable)) appendInline(file, lines, durable);
   else await appendPooled(file, lines);
@@ -30,48 +31,26 @@ const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT |
 
 /**
  * Anyone who can write the repository can plant a link at an archive's path
- * (appends would land in its target: any file of the user's) or a FIFO. Such a
- * thing is moved aside to `<file>.refused-<ms>` (the rename moves the link,
- * not its target) and a fresh archive begun, so delivery goes on.
+ * (appends would land in its target: any file of the user's), a FIFO or a
+ * folder. Such a thing is moved aside to `<file>.refused-<ms>` (the rename
+ * moves the link, not its target) and a fresh archive begun, so delivery goes
+ * on. One swapped in after this check is not followed either: the open fails.
  */
-function moveAside(file: string): void {
-  renameSync(file, `${file}.refused-${Date.now()}`);
+function moveAsideIfNotRegular(file: string): void {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (st && !st.isFile()) renameSync(file, `${file}.refused-${Date.now()}`);
 }
 
-const notRegular = (err: unknown): boolean => ['ELOOP', 'ENXIO', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '');
-
-function openArchiveSync(file: string, retry = true): number {
-  let fd: number;
-  try {
-    fd = openSyncMakingFolder(file, APPEND_FLAGS, 0o644);
-  } catch (err) {
-    if (!retry || !notRegular(err)) throw err;
-    moveAside(file);
-    return openArchiveSync(file, false);
-  }
-  if (fstatSync(fd).isFile()) return fd;
-  closeSync(fd);
-  if (!retry) throw new Error(`${file}: not a regular file`);
-  moveAside(file);
-  return openArchiveSync(file, false);
-}
-
-async function openArchive(file: string, retry = true): Promise<FileHandle> {
-  const handle = await open(file, APPEND_FLAGS, 0o644).catch((err: unknown) => {
-    if (!retry || !notRegular(err)) throw err;
-    return null;
-  });
-  if (handle && (await handle.stat()).isFile()) return handle;
-  await handle?.close();
-  if (!retry) throw new Error(`${file}: not a regular file`);
-  moveAside(file);
-  return openArchive(file, false);
+function assertRegular(isFile: boolean, file: string): void {
+  if (!isFile) throw new Error(`${file}: not a regular file`);
 }
 
 function appendInline(file: string, lines: string, durable: boolean): void {
-  const fd = openArchiveSync(file);
+  const fd = openSyncMakingFolder(file, APPEND_FLAGS, 0o644);
   try {
-    const { size } = fstatSync(fd);
+    const st = fstatSync(fd);
+    assertRegular(st.isFile(), file);
+    const { size } = st;
     const last = Buffer.alloc(1);
     const lead = size === 0 || (readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a) ? '' : '\n';
     writeSync(fd, `${lead}${lines}\n`);
@@ -83,8 +62,9 @@ function appendInline(file: string, lines: string, durable: boolean): void {
 
 async function appendPooled(file: string, lines: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const handle = await openArchive(file);
+  const handle = await open(file, APPEND_FLAGS, 0o644);
   try {
+    assertRegular((await handle.stat()).isFile(), file);
     const lead = (await endsWithNewline(handle)) ? '' : '\n';
     await handle.appendFile(`${lead}${lines}\n`);
     await handle.sync();

@@ -51,9 +51,11 @@ it('a teammate process killed mid-task is a crash: task reclaimed, teammate rest
   await until(lead, () => existsSync(join(repo.dir, 'attempted')), 30_000, 'the first attempt to start');
   const pid = pidOf(repo.dir, 'ann');
   process.kill(pid, 'SIGKILL');
-  await until(lead, () => lead.tasks.get('slow')?.status === 'completed', 60_000, 'the task to complete');
+  // the teammate writes the task file, then sends its event over the channel: the lead can see the file first
+  const completions = (): number => started.events.filter((e) => e.type === 'task_completed').length;
+  await until(lead, () => lead.tasks.get('slow')?.status === 'completed' && completions() > 0, 60_000, 'the task to complete');
   expect(lead.tasks.get('slow')!.result?.summary).toContain('second attempt');
   expect(started.events.some((e) => e.type === 'teammate_crashed' && e.agent === 'ann')).toBe(true);
-  expect(started.events.filter((e) => e.type === 'task_completed').length).toBe(1);
+  expect(completions()).toBe(1);
   expect(pidOf(repo.dir, 'ann')).not.toBe(pid);
 }, 90_000);
