@@ -12,7 +12,7 @@ import type { MemoryOptions, MemoryWriter } from './memory/types.js';
 import type { SubagentOptions } from './subagents/types.js';
 import type { CanUseTool, PermissionPolicy } from './permissions/types.js';
 import { z } from 'zod';
-import { PermissionPolicySchema } from '../config/schema.js';
+import { DEFAULT_MAX_TURNS, PermissionPolicySchema } from '../config/schema.js';
 import { checkedBy, fn, objectOf, parseOptions, withMethods } from '../config/options.js';
 import { ContextOptionsSchema } from './context/options.js';
 import { SubagentRoleSchema } from './subagents/types.js';
@@ -63,7 +63,7 @@ export const AgentRuntimeOptionsSchema = z.strictObject({
   appendSystemPrompt: z.string().optional(),
   /** Who this agent is: scripted models match rules by it; `agent` when alone. */
   agentName: z.string().min(1).optional(),
-  /** Model calls per run before `error_max_turns`; default 16. */
+  /** Model calls per run before `error_max_turns`; default DEFAULT_MAX_TURNS (40). */
   maxTurns: z.number().int().positive().optional(),
   /** Spending per run (one `submitMessage`) before `error_max_budget_usd`. */
   maxBudgetUsd: z.number().positive().optional(),
@@ -123,7 +123,7 @@ export type ResolvedRuntimeOptions = z.output<typeof AgentRuntimeOptionsSchema>;
 export const parseRuntimeOptions = (options: unknown): ResolvedRuntimeOptions =>
   parseOptions('AgentRuntime options', AgentRuntimeOptionsSchema, options);
 
-export const DEFAULT_MAX_TURNS = 16;
+export { DEFAULT_MAX_TURNS };
 /** What a call asks for when nothing is configured and the model is unknown to the caller (kept for callers; model clients default to the model table). */
 export const DEFAULT_MAX_TOKENS = 8192;
 export const DEFAULT_MAX_STOP_HOOK_BLOCKS = 8;

@@ -120,7 +120,7 @@ export function registerAgentCommand(program: Command): void {
     .argument('[prompt...]', 'the prompt (read from stdin when absent)')
     .option('-p, --print', 'print mode: run the prompt and exit (the only mode)')
     .option('--model <model>', 'a model name, or scripted:<path> (default: the config model)')
-    .option('--max-turns <n>', 'model calls before the run stops (default 16)')
+    .option('--max-turns <n>', 'model calls before the run stops (default 40)')
     .option('--max-budget-usd <usd>', 'spending before the run stops')
     .option(
       '--allowed-tools, --allowedTools <rules...>',

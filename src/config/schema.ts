@@ -7,6 +7,15 @@ import { z } from 'zod';
 import { SshHostConfigSchema } from './ssh-host.js';
 import { AgentNameSchema } from '../store/types.js';
 
+/**
+ * Model calls per run before `error_max_turns`, for a teammate's task and for
+ * `teamd agent` alike. 40: a real change takes 20–30 calls (bench/tokens' long
+ * workload, 19 calls a task, and its first task's 20, end at 16 with
+ * error_max_turns), with room to recover from a failed check; cost stays
+ * bounded by maxBudgetUsd and the team's budget caps.
+ */
+export const DEFAULT_MAX_TURNS = 40;
+
 export const PermissionPolicySchema = z.strictObject({
   /** What happens when no rule matches: `default` asks for edits and non-read-only bash. */
   defaultMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk']).default('acceptEdits'),
@@ -103,13 +112,8 @@ export const TeammateConfigSchema = z.strictObject({
   model: z.string().optional(),
   /** This teammate's endpoint (a local model, say), instead of the team's. */
   endpoint: EndpointConfigSchema.optional(),
-  /**
-   * Model calls per task. 40: a real change takes 20–30 calls (bench/tokens' long
-   * workload, 19 calls a task, and its first task's 20, end at 16 with
-   * error_max_turns), with room to recover from a failed check; cost stays
-   * bounded by maxBudgetUsd and the team's budget caps.
-   */
-  maxTurns: z.number().int().positive().default(40),
+  /** Model calls per task (DEFAULT_MAX_TURNS). */
+  maxTurns: z.number().int().positive().default(DEFAULT_MAX_TURNS),
   maxBudgetUsd: z.number().positive().optional(),
   /** Tool names this teammate may use; all when absent. */
   tools: z.array(z.string()).optional(),

@@ -9,7 +9,7 @@
  */
 import { MODEL_ALIASES, type SubagentRole } from '../agent/subagents/index.js';
 import { withSkills, type LoadedSkills } from '../agent/subagents/skills.js';
-import { TeammateConfigSchema, type PermissionPolicyConfig, type TeammateConfig } from '../config/schema.js';
+import { DEFAULT_MAX_TURNS, type PermissionPolicyConfig, type TeammateConfig } from '../config/schema.js';
 import { builtinTools } from '../tools/index.js';
 
 function toolsOf(role: SubagentRole, own: string[] | undefined): string[] | undefined {
@@ -34,9 +34,7 @@ function permissionsOf(
   };
 }
 
-/** The schema's default: a teammate still at it takes the agent file's `maxTurns`. */
-const DEFAULT_MAX_TURNS = TeammateConfigSchema.shape.maxTurns.parse(undefined);
-
+/** A teammate still at the schema's default takes the agent file's `maxTurns`. */
 function maxTurnsOf(role: SubagentRole, t: TeammateConfig): number {
   return role.maxTurns !== undefined && t.maxTurns === DEFAULT_MAX_TURNS ? role.maxTurns : t.maxTurns;
 }

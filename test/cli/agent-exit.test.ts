@@ -91,3 +91,18 @@ it('a scripted run that reaches --max-turns: error_max_turns, exit code 1', asyn
   expect(json(run.stdout)).toMatchObject({ subtype: 'error_max_turns', is_error: true });
   expect(run.code, run.stderr).toBe(1);
 });
+
+it('without --max-turns a run has the teammates\' 40 model calls: a 20-call task ends in success', async () => {
+  const dir = workDir();
+  writeFileSync(join(dir, 'a.txt'), 'a\n');
+  const script = {
+    rules: [
+      { name: 'read', times: 19, content: [{ type: 'tool_use', name: 'read', input: { file_path: 'a.txt' } }] },
+      { name: 'done', times: 1, content: [{ type: 'text', text: 'read it 19 times' }] },
+    ],
+  };
+  writeFileSync(join(dir, 'long.json'), JSON.stringify(script));
+  const run = await teamd(dir, 'agent', '-p', 'read a lot', '--model', 'scripted:long.json', '--output-format', 'json');
+  expect(json(run.stdout)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 20 });
+  expect(run.code, run.stderr).toBe(0);
+});
