@@ -5,16 +5,29 @@ import { MailboxStore } from '../store/mailbox/index.js';
 import { answerRequest, listRequests, type Answer } from '../teammate/requests.js';
 import { fail } from './cli-error.js';
 import { rejectReviewCommand } from './review.js';
+import { showApproval } from './approval-show.js';
 import { oneLine, printJson, printLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
 export function registerApprovalCommands(program: Command): void {
-  addDirOption(
-    program.command('approvals').description("teammates' permission and plan requests waiting for an answer"),
+  const approvals = addDirOption(
+    program
+      .command('approvals')
+      .description(
+        "teammates' permission and plan requests waiting for an answer, one line each (`approvals show <id>`: all of one)",
+      ),
   )
     .option('--all', 'also answered and expired ones')
     .option('--json', 'print JSON')
     .action(list);
+  addDirOption(
+    approvals
+      .command('show <request_id>')
+      .description('the whole request, every line of it (escaped), to read before answering it'),
+  )
+    .option('--json', 'print JSON')
+    // commander gives `--json` and `--dir` to `approvals` (which has them too) wherever they stand: take both.
+    .action((id: string, _o: unknown, command: Command) => showApproval(id, command.optsWithGlobals()));
   addDirOption(
     program.command('approve <request_id>').description('approve a pending permission or plan request'),
   )

@@ -37,7 +37,7 @@ export async function checkBeforeWork(
     leadAgent,
   });
   if (!result.ok || !result.config)
-    fail(`not starting: a check failed (teamd doctor shows them all)\n${describeFailures(result.checks)}`);
+    fail('not starting: a check failed (teamd doctor shows them all)', describeFailures(result.checks));
   await printBudgets(repoRoot, result.config);
   return result.config;
 }

@@ -4,7 +4,7 @@
  * any check fails; warnings do not change the exit code.
  */
 import type { Command } from 'commander';
-import { printLine, printTable } from './output.js';
+import { printJson, printLine, printTable } from './output.js';
 import { checkClaudeCode } from './preflight/claude-code.js';
 import { preflight } from './preflight/index.js';
 import { modelSpecs } from './preflight/model.js';
@@ -36,7 +36,7 @@ export function registerDoctorCommand(program: Command): void {
 async function doctor(options: DirOption & { model?: string; json?: boolean }): Promise<void> {
   const repoRoot = resolveRepoDir(options);
   const checks = await doctorChecks(repoRoot, options.model);
-  if (options.json) printLine(JSON.stringify(checks, null, 2));
+  if (options.json) printJson(checks);
   else printChecks(checks);
   if (checks.some((c) => c.status === 'fail')) process.exitCode = 1;
 }

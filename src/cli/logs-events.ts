@@ -9,7 +9,7 @@ import { EventTail, readLastEvents } from '../observe/event-reader.js';
 import { formatEvent } from '../observe/format-event.js';
 import type { LoggedEvent } from '../observe/types.js';
 import { fail } from './cli-error.js';
-import { printLine } from './output.js';
+import { printJsonLine, printRecordLine } from './output.js';
 
 export interface EventLogOptions {
   json?: boolean;
@@ -46,10 +46,10 @@ export function eventFilterOf(o: EventLogOptions): EventFilter {
 
 export function printEvents(events: readonly LoggedEvent[], json: boolean | undefined): void {
   for (const e of events) {
-    if (json) printLine(JSON.stringify(e));
+    if (json) printJsonLine(e);
     else {
       const readable = formatEvent(e);
-      if (readable !== null) printLine(`${e.ts.replace('T', ' ')}  ${readable}`);
+      if (readable !== null) printRecordLine(`${e.ts.replace('T', ' ')}  ${readable}`);
     }
   }
 }

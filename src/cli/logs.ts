@@ -18,7 +18,7 @@ import {
 import { listSegments, readSegmentText } from '../store/segments.js';
 import { AgentNameSchema } from '../store/types.js';
 import { fail } from './cli-error.js';
-import { printLine } from './output.js';
+import { printJsonLine, printStyledLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
 export interface LogsOptions extends DirOption {
@@ -85,8 +85,8 @@ function transcriptPrinter(
 ): (file: string, text: string) => void {
   const sessions = new Map<string, SessionPrint>();
   const print = (s: SessionPrint, line: TranscriptLine): void => {
-    if (options.json) printLine(JSON.stringify(line));
-    else for (const l of s.renderer.render(line)) printLine(l);
+    if (options.json) printJsonLine(line);
+    else for (const l of s.renderer.render(line)) printStyledLine(l);
   };
   return (file, text) => {
     let s = sessions.get(file);
@@ -113,7 +113,8 @@ function transcriptPrinter(
 function daemonPrinter(options: LogsOptions): (file: string, text: string) => void {
   return (_file, text) => {
     for (const line of parseDaemonLog(text))
-      printLine(options.json ? JSON.stringify(line) : formatDaemonLogLine(line, useColour()));
+      if (options.json) printJsonLine(line);
+      else printStyledLine(formatDaemonLogLine(line, useColour()));
   };
 }
 

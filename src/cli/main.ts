@@ -11,6 +11,7 @@ import { rehearseFirstTurn } from '../model/turn-rehearsal.js';
 /** For the code-cached bundle's launcher (src/cli/launch.ts): V8 flags back to their defaults before the cache is made. */
 export { restoreParserFlags } from '../model/fetch-parser-tier.js';
 import { exitQuietlyOnBrokenPipe } from './output.js';
+import { terminalSafe, terminalSafeLine } from '../observe/terminal-safe.js';
 import { keepYoungGenerationSmall } from '../dashboard/young-generation.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -24,7 +25,7 @@ function bareProgram(): Command {
     .description('run a team of LLM coding agents on a git repository, coordinating through plain files')
     .version(version)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`teamd: ${text}`) });
+    .configureOutput({ outputError: (text, write) => write(`teamd: ${terminalSafe(text)}`) });
 }
 
 /** The program with the file commands only (init, task, send, inbox, cron, validate), imported on demand. */
@@ -129,11 +130,17 @@ export async function runCli(argv: readonly string[] = process.argv): Promise<nu
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode; // commander already printed it
     if (err instanceof CliError) {
-      process.stderr.write(`teamd: error: ${err.message}\n`);
+      process.stderr.write(errorText(err));
       return err.exitCode;
     }
     throw err;
   }
+}
+
+/** `teamd: error: <message>` on one line, then the error's detail; nothing of either raw (it may quote the repository). */
+function errorText(err: CliError): string {
+  const detail = err.detail === undefined ? '' : `${terminalSafe(err.detail)}\n`;
+  return `teamd: error: ${terminalSafeLine(err.message)}\n${detail}`;
 }
 
 function isEntryPoint(): boolean {

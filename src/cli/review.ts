@@ -12,7 +12,7 @@ import { inReview, type ReviewedHandoff } from '../lead/review-state.js';
 import { TaskStore } from '../store/tasks/index.js';
 import type { Task } from '../store/types.js';
 import { fail } from './cli-error.js';
-import { oneLine, printJson, printLine, printTable } from './output.js';
+import { oneLine, printJson, printLine, printRecordLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
 export function registerReviewCommands(program: Command): void {
@@ -39,8 +39,8 @@ async function review(id: string | undefined, options: DirOption & { json?: bool
   const diff = await reviewDiff(repoRoot, (await config(repoRoot)).worktrees.integrationBranch, h.branch);
   if (!diff.ok) fail(diff.error);
   if (options.json) return printJson({ task, diff: diff.value });
-  printLine(`task:      ${task.id} — ${task.subject}`);
-  printLine(`by:        ${h.agent} on ${h.branch} (${h.commit?.slice(0, 12) ?? 'no commit'})`);
+  printRecordLine(`task:      ${task.id} — ${task.subject}`);
+  printRecordLine(`by:        ${h.agent} on ${h.branch} (${h.commit?.slice(0, 12) ?? 'no commit'})`);
   printLine(`reviewer:  ${h.review?.mode === 'agent' ? 'the reviewer agent' : 'a person'}${h.review?.handedOver ? ` (${h.review.handedOver})` : ''}`);
   printLine(`summary:   ${h.summary}`);
   printLine(`answer:    teamd accept ${task.id}  /  teamd reject ${task.id} --reason "…"\n`);

@@ -9,7 +9,7 @@ import { formatSummary, type RunSummary } from '../lead/summary.js';
 import type { Task } from '../store/types.js';
 import { checkBeforeWork } from './before-work.js';
 import { CliError, fail } from './cli-error.js';
-import { printLine } from './output.js';
+import { printLine, printRecordLine } from './output.js';
 import { resolveRepoDir } from './repo-dir.js';
 import { printEvent, teammatesOf, untilSignal, type StartOptions } from './team-shared.js';
 
@@ -61,7 +61,7 @@ export function exitCodeOf(s: RunSummary): number {
 async function askPlan(plan: Task[], interrupt: AbortController): Promise<PlanVerdict> {
   printLine('\nProposed plan:');
   for (const t of plan)
-    printLine(
+    printRecordLine(
       `  ${t.id}: ${t.subject}${t.blockedBy.length ? `  (after ${t.blockedBy.join(', ')})` : ''}${t.owner ? ` @${t.owner}` : ''}`,
     );
   const rl = createInterface({ input: process.stdin, output: process.stdout });

@@ -5,7 +5,7 @@ import { pauseLine } from '../lead/pause-file.js';
 import { readTeamStatus, type TeamStatus } from '../observe/status.js';
 import { stuckLocks, type StuckLock } from '../store/lock-holder.js';
 import { formatProblem } from '../store/problems.js';
-import { oneLine, printJson, printLine, printTable } from './output.js';
+import { oneLine, printJson, printLine, printRecordLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 import { configProblem } from './config-problem.js';
 import { failedLines, failureReasons, waitingText } from './status-tasks.js';
@@ -40,7 +40,7 @@ async function status(options: DirOption & { json?: boolean }): Promise<void> {
 
 /** Locks no writer takes over by itself (see `stuckLocks`): claims and sends on those files fail as busy. */
 function printStuckLocks(locks: readonly StuckLock[]): void {
-  for (const l of locks) printLine(`stuck lock: ${l.file}: ${l.message}`);
+  for (const l of locks) printRecordLine(`stuck lock: ${l.file}: ${l.message}`);
 }
 
 /** How many problems a status line shows before "and N more" (ids: see status-tasks.ts). */
@@ -48,7 +48,7 @@ const SHOWN_PROBLEMS = 20;
 
 function printProblems(problems: readonly { file: string; field?: string; message: string }[]): void {
   for (const p of problems.slice(0, SHOWN_PROBLEMS))
-    printLine(`  problem: ${oneLine(formatProblem(p), 300)}`);
+    printRecordLine(`  problem: ${oneLine(formatProblem(p), 300)}`);
   if (problems.length > SHOWN_PROBLEMS)
     printLine(`  … and ${problems.length - SHOWN_PROBLEMS} more problem(s) (teamd validate lists them all)`);
 }
@@ -70,7 +70,7 @@ export function printStatus(
     printLine('');
   }
   printLine(s.lead.running ? `lead: running (pid ${s.lead.pid})` : 'lead: not running');
-  if (s.lead.paused) printLine(`team ${pauseLine(s.lead.paused)}`);
+  if (s.lead.paused) printRecordLine(`team ${pauseLine(s.lead.paused)}`);
   printLine('');
   printTable(
     ['TEAMMATE', 'STATE', 'TASK', 'HEARTBEAT', 'TURNS', 'TOKENS IN/OUT', 'COST'],
@@ -95,22 +95,23 @@ export function printStatus(
       t.status === 'pending'
         ? waitingText(t, byId)
         : `${t.owner ?? '?'}${t.merge ? `, merge ${t.merge}` : ''}`;
-    printLine(`  ${t.id} [${t.status}] ${oneLine(t.subject, 50)} — ${why}`);
+    printRecordLine(`  ${t.id} [${t.status}] ${oneLine(t.subject, 50)} — ${why}`);
   }
-  for (const line of failedLines(s.tasks.list, failureReasonsById)) printLine(`  ${line}`);
+  for (const line of failedLines(s.tasks.list, failureReasonsById)) printRecordLine(`  ${line}`);
   printProblems(s.tasks.problems);
   const inboxes = Object.entries(s.inboxes).filter(([, n]) => n > 0);
-  printLine(`\ninboxes: ${inboxes.length ? inboxes.map(([a, n]) => `${a} ${n}`).join(', ') : 'all empty'}`);
+  printLine('');
+  printRecordLine(`inboxes: ${inboxes.length ? inboxes.map(([a, n]) => `${a} ${n}`).join(', ') : 'all empty'}`);
   if (s.cron.length)
-    printLine(
+    printRecordLine(
       `cron: ${s.cron.map((j) => `${j.id} → ${j.to} next ${j.next ?? (j.done ? 'done' : '-')}`).join('; ')}`,
     );
   const queued = s.merges.filter(
     (m) => m.state === 'queued' || m.state === 'merging' || m.state === 'refused',
   );
-  if (queued.length) printLine(`merges: ${queued.map((m) => `${m.taskId} ${m.state}`).join(', ')}`);
+  if (queued.length) printRecordLine(`merges: ${queued.map((m) => `${m.taskId} ${m.state}`).join(', ')}`);
   if (s.approvals.length) {
     printLine('\nwaiting for you (teamd approve <id> / teamd reject <id>):');
-    for (const a of s.approvals) printLine(`  ${a.id} ${a.agent} ${a.kind}: ${oneLine(a.summary, 60)}`);
+    for (const a of s.approvals) printRecordLine(`  ${a.id} ${a.agent} ${a.kind}: ${oneLine(a.summary, 60)}`);
   }
 }

@@ -4,7 +4,7 @@ import { TaskStore } from '../store/tasks/store.js';
 import type { Task, TaskStatus } from '../store/types.js';
 import { TaskStatusSchema } from '../store/types.js';
 import { fail } from './cli-error.js';
-import { oneLine, printJson, printLine, printTable, printWarning } from './output.js';
+import { indent, oneLine, printJson, printLine, printRecordLine, printTable, printWarning } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 import { checkId, parsePriority, registerTaskChangeCommands } from './task-change.js';
 import { idList, readDescription } from './task-text.js';
@@ -121,7 +121,7 @@ async function showTask(id: string, options: ShowOptions): Promise<void> {
   const task = found.task;
   const extra = { ready: store.isReady(id), waitingOn: store.blockers(id), dependents: store.dependents(id) };
   if (options.json) return printJson({ ...task, ...extra, ...(found.archived ? { archived: true } : {}) });
-  for (const [key, value] of describeTask(task, extra)) printLine(`${`${key}:`.padEnd(13)}${value}`);
+  for (const [key, value] of describeTask(task, extra)) printRecordLine(`${`${key}:`.padEnd(13)}${value}`);
   if (found.archived) printLine(`${'archived:'.padEnd(13)}.tasks/archive/${id}.json`);
   if (task.description) printLine(`description:\n${indent(task.description)}`);
   if (task.notes.length)
@@ -173,4 +173,3 @@ function missingTaskMessage(store: TaskStore, id: string): string {
   return problems.length ? problems.map(formatProblem).join('; ') : `no task "${id}"`;
 }
 
-const indent = (text: string): string => text.replace(/^/gm, '  ');

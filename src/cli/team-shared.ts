@@ -3,7 +3,7 @@ import type { HostConfig } from '../config/schema.js';
 import { formatEvent } from '../observe/format-event.js';
 import type { LoggedEvent } from '../observe/types.js';
 import { fail } from './cli-error.js';
-import { printLine } from './output.js';
+import { printRecordLine } from './output.js';
 import type { DirOption } from './repo-dir.js';
 
 export interface StartOptions extends DirOption {
@@ -28,7 +28,7 @@ export const teammatesOf = (n?: string): number | undefined => {
 
 export const printEvent = (started: number) => (e: LoggedEvent) => {
   const line = formatEvent(e);
-  if (line) printLine(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${line}`);
+  if (line) printRecordLine(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${line}`);
 };
 
 /**

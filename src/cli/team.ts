@@ -103,7 +103,7 @@ async function startInBackground(repoRoot: string, options: StartOptions): Promi
     }
     const code = await Promise.race([exited, new Promise<'wait'>((r) => setTimeout(() => r('wait'), 100))]);
     if (code !== 'wait')
-      fail(`the daemon exited at start (code ${code}):\n${tailOf(outFile, offset)}\n(all of it in ${outFile})`);
+      fail(`the daemon exited at start (code ${code}):`, `${tailOf(outFile, offset)}\n(all of it in ${outFile})`);
   }
   fail(`the daemon did not come up in 15 s; see ${join(stateDir, 'daemon.out')}`);
 }

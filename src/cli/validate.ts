@@ -7,7 +7,7 @@ import { formatProblem } from '../store/problems.js';
 import type { FileProblem } from '../store/types.js';
 import { CliError } from './cli-error.js';
 import { configProblem } from './config-problem.js';
-import { printJson, printLine } from './output.js';
+import { printJson, printLine, printRecordLine } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
 interface ValidateOptions extends DirOption {
@@ -40,8 +40,8 @@ async function validate(options: ValidateOptions): Promise<void> {
   const { warnings } = claude;
   if (options.json) printJson({ ok: problems.length === 0, problems, warnings, counts: report.counts });
   else {
-    for (const problem of problems) printLine(formatProblem(problem));
-    for (const warning of warnings) printLine(`warning: ${formatProblem(warning)}`);
+    for (const problem of problems) printRecordLine(formatProblem(problem));
+    for (const warning of warnings) printRecordLine(`warning: ${formatProblem(warning)}`);
   }
   if (problems.length) throw new CliError(`${problems.length} problem(s) found`);
   const { tasks, inboxes, cronJobs, archivedTasks } = report.counts;

@@ -9,7 +9,7 @@ import type { CleanReport, MergeEntry, MergeEntryState, WorktreeRecord } from '.
 import { Worktrees } from '../git/worktrees.js';
 import { DroppedTaskSchema, ID_PATTERN, TaskSchema } from '../store/types.js';
 import { fail } from './cli-error.js';
-import { oneLine, printJson, printLine, printTable } from './output.js';
+import { oneLine, printJson, printLine, printRecordLine, printTable } from './output.js';
 import { addDirOption, resolveRepoDir, type DirOption } from './repo-dir.js';
 
 interface JsonOption extends DirOption {
@@ -68,9 +68,9 @@ async function cleanFinished(options: CleanOptions): Promise<void> {
   const report = await cleanFinishedWorktrees(mainCheckout(options), options);
   if (options.json) return printJson(report);
   for (const id of report.removed) printLine(`removed .worktrees/${id}`);
-  for (const kept of report.kept) printLine(`kept .worktrees/${kept.taskId}: ${kept.reason}`);
+  for (const kept of report.kept) printRecordLine(`kept .worktrees/${kept.taskId}: ${kept.reason}`);
   for (const branch of report.deletedBranches) printLine(`deleted branch ${branch}`);
-  for (const e of report.errors) printLine(`failed .worktrees/${e.taskId}: ${e.error}`);
+  for (const e of report.errors) printRecordLine(`failed .worktrees/${e.taskId}: ${e.error}`);
   printLine(cleanSummary(report));
   if (report.errors.length > 0) process.exitCode = 1;
 }
@@ -90,7 +90,7 @@ export function cleanSummary(report: CleanReport): string {
 async function showMergeQueue(options: JsonOption): Promise<void> {
   const entries = await mergeQueueEntries(mainCheckout(options));
   if (options.json) return printJson(entries);
-  for (const line of formatMergeQueue(entries)) printLine(line);
+  for (const line of formatMergeQueue(entries)) printRecordLine(line);
 }
 
 /** Every worktree with its task's status (from `.tasks/<id>.json`) and its merge queue state. */

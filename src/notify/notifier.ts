@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { TeamConfig } from '../config/schema.js';
+import { terminalSafe, terminalSafeLine } from '../observe/terminal-safe.js';
 import type { LoggedEvent } from '../observe/types.js';
 import { sendDesktopNotification } from './desktop.js';
 import { needsYou } from './needs-you.js';
@@ -32,7 +33,7 @@ export function createNotifier(
   const repo = resolve(options.repoRoot ?? '.');
   const desktop = options.desktop ?? config.notifications.desktop;
   const webhook = options.webhook === undefined ? config.notifications.webhook : options.webhook;
-  const onError = options.onError ?? ((m: string) => process.stderr.write(`teamd: warning: ${m}\n`));
+  const onError = options.onError ?? ((m: string) => process.stderr.write(`teamd: warning: ${terminalSafeLine(m)}\n`));
   const pending = new Set<Promise<void>>();
 
   const post = (url: string, n: NeedsYou): void => {
@@ -47,7 +48,8 @@ export function createNotifier(
     options.bell?.();
     if (desktop) {
       const urgency = n.kind === 'team_finished' ? 'normal' : 'critical';
-      sendDesktopNotification(n.title, n.text, { command: options.desktopCommand, urgency, onError });
+      // The text quotes the repository (a failed task's error, a request's summary): no control reaches the popup.
+      sendDesktopNotification(terminalSafeLine(n.title), terminalSafe(n.text), { command: options.desktopCommand, urgency, onError });
     }
     if (webhook) post(webhook, n);
   };

@@ -13,6 +13,7 @@ import type { PriceOverrides } from '../model/pricing.js';
 import type { Usage } from '../model/types.js';
 import { TranscriptSpendReader } from './spend-reader.js';
 import { reportOf, sharesOf } from './spend-totals.js';
+import { terminalSafeLine } from './terminal-safe.js';
 
 export { TranscriptSpendReader } from './spend-reader.js';
 
@@ -82,7 +83,8 @@ export function formatCostReport(report: CostReport): string[] {
   if (!report.rows.length) return ['nothing spent yet (no transcripts with usage)'];
   const rows = [
     [report.by.toUpperCase(), ...HEAD],
-    ...report.rows.map((r) => [r.key, ...cells(r)]),
+    // A key is a teammate or task name from a transcript: one cell, terminal-safe.
+    ...report.rows.map((r) => [terminalSafeLine(r.key), ...cells(r)]),
     ['TOTAL', ...cells(report.total)],
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

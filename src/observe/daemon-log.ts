@@ -10,6 +10,7 @@ import { readStateTextSync } from '../store/state-file.js';
 import { join } from 'node:path';
 import type { Level, Logger } from 'pino';
 import { formatEvent } from './format-event.js';
+import { terminalSafeLine } from './terminal-safe.js';
 import type { LoggedEvent, TeamEvent } from './types.js';
 
 /**
@@ -136,14 +137,17 @@ const LEVEL_NAMES: Record<number, string> = {
 const LEVEL_COLOURS: Record<number, number> = { 20: 2, 40: 33, 50: 31, 60: 31 };
 const OMITTED = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'event']);
 
-/** `2026-11-29 22:21:14.509  WARN  ✘ parser failed (worker-1): …  key=value`; colour marks warnings and errors. */
+/**
+ * `2026-11-29 22:21:14.509  WARN  ✘ parser failed (worker-1): …  key=value`;
+ * colour marks warnings and errors, added once the line is terminal-safe.
+ */
 export function formatDaemonLogLine(line: DaemonLogLine, color = false): string {
   const level = (LEVEL_NAMES[line.level] ?? String(line.level)).padEnd(5);
   const extra = Object.entries(line)
     .filter(([k]) => !OMITTED.has(k))
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(' ');
-  const text = `${line.time.replace('T', ' ')}  ${level}  ${line.msg}${extra ? `  ${extra}` : ''}`;
+  const text = terminalSafeLine(`${line.time.replace('T', ' ')}  ${level}  ${line.msg}${extra ? `  ${extra}` : ''}`);
   const code = LEVEL_COLOURS[line.level];
   return color && code ? `\x1b[${code}m${text}\x1b[${code === 2 ? 22 : 39}m` : text;
 }

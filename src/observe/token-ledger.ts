@@ -13,6 +13,7 @@
  */
 import type { ContentBlock, ConversationMessage, Usage } from '../model/types.js';
 import { addUsage, estimateTokens, usageOf } from '../model/usage.js';
+import { terminalSafeLine } from './terminal-safe.js';
 
 /** One model call as the ledger sees it. */
 export interface LedgerCall {
@@ -140,7 +141,7 @@ export const LEDGER_COLUMNS = [
 export function formatLedger(heading: string, rows: readonly LedgerRow[]): string[] {
   const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
   const cells = rows.map((r) => [
-    r.key,
+    terminalSafeLine(r.key),
     String(r.calls),
     String(r.usage.input_tokens),
     String(r.usage.output_tokens),

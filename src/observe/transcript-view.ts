@@ -3,7 +3,9 @@
  * holds a header line, then one AgentEvent per line; this module finds those
  * files and renders their lines readably: assistant text, each tool call with
  * its input summarised and its result trimmed, errors marked, and the tokens
- * and dollars of every model call and every run.
+ * and dollars of every model call and every run. Every part taken from the
+ * file is made terminal-safe before any colour is added: a line may be
+ * printed as it is (printStyledLine).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { emptyUsage, type ContentBlock, type Usage } from '../model/types.js';
 import { addUsage } from '../model/usage.js';
 import { ID_PATTERN } from '../store/types.js';
 import { toolResultText } from '../model/types.js';
+import { terminalSafe, terminalSafeLine } from './terminal-safe.js';
 import { sessionNames } from './transcript-files.js';
 
 /** One parsed transcript line: a header or an AgentEvent, kept loose (files may come from older versions). */
@@ -219,10 +222,12 @@ export class TranscriptRenderer {
     }
   }
 
+  /** `text` made terminal-safe, then coloured (when colour is on). */
   private paint(style: Style, text: string): string {
-    if (!this.options.color) return text;
+    const safe = terminalSafeLine(text);
+    if (!this.options.color) return safe;
     const [on, off] = CODES[style];
-    return `\x1b[${on}m${text}\x1b[${off}m`;
+    return `\x1b[${on}m${safe}\x1b[${off}m`;
   }
 
   private user(line: TranscriptLine): string[] {
@@ -246,17 +251,17 @@ export class TranscriptRenderer {
         this.paint('red', `  ✘ ${tool} failed: ${first}`),
         ...rest.map((l) => this.paint('red', `    ${l}`)),
       ];
-    return [`  ↳ ${first}`, ...rest.map((l) => `    ${l}`)];
+    return [`  ↳ ${first}`, ...rest.map((l) => `    ${l}`)].map(terminalSafeLine);
   }
 
   private assistant(line: TranscriptLine): string[] {
     const out: string[] = [];
     for (const b of blocksOf((line.message as { content?: unknown } | undefined)?.content)) {
       if (b.type === 'thinking' || b.type === 'redacted_thinking') out.push(this.paint('dim', thinkingLine(b)));
-      if (b.type === 'text' && b.text.trim()) out.push(b.text.trimEnd());
+      if (b.type === 'text' && b.text.trim()) out.push(terminalSafe(b.text.trimEnd()));
       if (b.type === 'tool_use') {
         this.toolNames.set(b.id, b.name);
-        out.push(this.paint('bold', `● ${b.name}`) + ` ${summariseToolInput(b.name, b.input)}`);
+        out.push(this.paint('bold', `● ${b.name}`) + ` ${terminalSafeLine(summariseToolInput(b.name, b.input))}`);
       }
     }
     this.turn += 1;

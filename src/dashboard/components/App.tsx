@@ -1,5 +1,6 @@
 import { Text, useApp, useInput, useStdin, type Key } from 'ink';
 import { useMemo, useRef, useState } from 'react';
+import { terminalSafeLine } from '../../observe/terminal-safe.js';
 import type { LoggedEvent } from '../../observe/types.js';
 import type { DashboardActions } from '../actions.js';
 import { useTeamState, useTerminalSize } from '../hooks.js';
@@ -95,7 +96,7 @@ export function App({ source, actions, noColor, onFresh }: AppProps) {
         theme={theme}
       />
     );
-  if (!state) return <Text>{error ? `teamd top: ${error}` : 'reading the team…'}</Text>;
+  if (!state) return <Text>{error ? terminalSafeLine(`teamd top: ${error}`) : 'reading the team…'}</Text>;
   const teammate = clamp(sel.teammate, state.teammates.length);
   const approval = clamp(sel.approval, state.approvals.length);
   return (

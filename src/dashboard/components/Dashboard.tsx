@@ -33,7 +33,8 @@ export function Dashboard({
   flash,
 }: DashboardProps) {
   const l = planLayout(state, columns, rows);
-  const side = sideHeights(state, l.bottom);
+  const reviews = state.tasks.filter((t) => t.merge === 'review');
+  const side = sideHeights(state, l.bottom, reviews.length);
   const c = state.taskCounts;
   const taskTitle = titleLine('Tasks', l.width, [
     {
@@ -74,7 +75,7 @@ export function Dashboard({
               side.approvals,
               l.right,
               focus === 'approvals' ? selectedApproval : null,
-              state.tasks.filter((t) => t.merge === 'review'),
+              reviews,
             )}
             height={side.approvals}
             theme={theme}

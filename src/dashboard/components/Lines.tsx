@@ -1,7 +1,9 @@
 import { Box, Text } from 'ink';
+import { terminalSafeLine } from '../../observe/terminal-safe.js';
 import type { Theme } from '../theme.js';
 import type { Line } from '../types.js';
 
+/** One row; each segment's text terminal-safe (task subjects, mail and events come from the repository). */
 export function LineText({ line, theme }: { line: Line; theme: Theme }) {
   return (
     <Text wrap="truncate-end">
@@ -13,7 +15,7 @@ export function LineText({ line, theme }: { line: Line; theme: Theme }) {
           bold={s.bold}
           inverse={s.inverse}
         >
-          {s.text}
+          {terminalSafeLine(s.text)}
         </Text>
       ))}
     </Text>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { DashboardActions, TranscriptTail } from '../actions.js';
 import { titleLine } from '../panels/section.js';
 import type { Theme } from '../theme.js';
+import { terminalSafeLine } from '../../observe/terminal-safe.js';
 import { LineText } from './Lines.js';
 
 export interface TranscriptViewProps {
@@ -15,7 +16,7 @@ export interface TranscriptViewProps {
   theme: Theme;
 }
 
-/** One teammate's newest session, following it live. */
+/** One teammate's newest session, following it live (the renderer made its lines terminal-safe). */
 export function TranscriptView({ agent, actions, version, columns, rows, theme }: TranscriptViewProps) {
   const height = Math.max(3, rows - 3);
   const [tail, setTail] = useState<TranscriptTail>({ title: agent, lines: [] });
@@ -24,7 +25,7 @@ export function TranscriptView({ agent, actions, version, columns, rows, theme }
     void actions.transcript(agent, height).then(
       (t) => alive && setTail(t),
       (err: Error) =>
-        alive && setTail({ title: agent, lines: [`cannot read the transcript: ${err.message}`] }),
+        alive && setTail({ title: agent, lines: [terminalSafeLine(`cannot read the transcript: ${err.message}`)] }),
     );
     return () => {
       alive = false;

@@ -1,4 +1,5 @@
 /** The right-hand column: approvals waiting, mailboxes, cron and the merge queue. */
+import { hiddenLinesMark } from '../../observe/hidden-lines.js';
 import type { DashboardState, Line } from '../types.js';
 import { firstLine, fit, shortAge } from '../units.js';
 import { capLines, titleLine } from './section.js';
@@ -17,10 +18,13 @@ export function approvalLines(
     const mark = i === selected ? '› ' : '  ';
     const summary = firstLine(a.summary);
     const what = a.kind === 'plan' && !/^plan\b/i.test(summary) ? `plan: ${summary}` : summary;
+    // Never cut off: the lines the row leaves out (`teamd approvals show <id>` prints them).
+    const hidden = hiddenLinesMark(a.summary);
     return [
       { text: mark, inverse: i === selected },
       { text: `${a.agent} `, bold: true, inverse: i === selected },
-      { text: fit(what, width - mark.length - a.agent.length - 1), tone: 'warn' },
+      { text: fit(what, width - mark.length - a.agent.length - 1 - hidden.length), tone: 'warn' },
+      ...(hidden ? [{ text: hidden, tone: 'alert' as const }] : []),
     ];
   });
   return [title, ...capLines([...rows, ...reviews.map(reviewLine(width))], height - 1, 'waiting')];
@@ -84,8 +88,11 @@ export function cronMergeLines(
 export function sideHeights(
   state: Pick<DashboardState, 'approvals' | 'cron' | 'mail'>,
   height: number,
+  reviews = 0,
 ): { approvals: number; mail: number; cron: number } {
-  const approvals = Math.min(1 + Math.max(1, state.approvals.length), Math.max(2, Math.floor(height / 2)));
+  // The approvals panel lists the tasks in review too: count them, or one review hides the only approval.
+  const rows = state.approvals.length + reviews;
+  const approvals = Math.min(1 + Math.max(1, rows), Math.max(2, Math.floor(height / 2)));
   const cron = Math.min(
     2 + Math.max(1, state.cron.filter((j) => !j.done).length),
     Math.max(3, height - approvals - 2),

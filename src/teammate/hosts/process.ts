@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { modulePath, packageRoot } from '../../config/package-root.js';
+import { terminalSafeLine } from '../../observe/terminal-safe.js';
 import { messageProblem, readJsonLines, writeJsonLine } from './json-lines.js';
 import { SECRET_ENV, type StartedTeammate, type TeammateChannel, type TeammateHost } from './types.js';
 import { FromWorkerSchema, type ToWorker, type WorkerData } from '../types.js';
@@ -111,14 +112,19 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-/** Copies a stream to the lead's stderr, each line under `prefix`. */
+/**
+ * Copies a stream to the lead's stderr, each line under `prefix` and
+ * terminal-safe: the teammate's bash and model choose what it prints, and the
+ * lead's stderr may be the user's terminal (`teamd start --foreground`).
+ */
 function copyLines(stream: NodeJS.ReadableStream, prefix: string): void {
   let rest = '';
+  const copy = (line: string): void => void process.stderr.write(prefix + terminalSafeLine(line) + '\n');
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop()!.slice(-64 * 1024);
-    for (const line of lines) process.stderr.write(prefix + line + '\n');
+    for (const line of lines) copy(line);
   });
-  stream.on('end', () => rest && process.stderr.write(prefix + rest + '\n'));
+  stream.on('end', () => rest && copy(rest));
 }
