@@ -43,6 +43,9 @@ const LIVE = {
   tasks: flag('--live-tasks') ?? LIVE_SIZED.tasks,
   messages: flag('--live-messages') ?? LIVE_SIZED.messages,
 };
+// --probe-flags "<node/V8 flags>": the lead's process runs with them (e.g. "--no-sparkplug"), to compare.
+const probeFlagsAt = process.argv.indexOf('--probe-flags');
+const PROBE_FLAGS = probeFlagsAt >= 0 ? (process.argv[probeFlagsAt + 1] ?? '').split(' ').filter(Boolean) : [];
 const TOP_WINDOW_MS = tiny ? 2_000 : sized(args, 30_000, 10_000);
 const PROBE = fileURLToPath(new URL('probe.ts', import.meta.url));
 
@@ -50,7 +53,7 @@ const report = new BenchReport(
   'soak',
   'Soak: weeks of history, then a live team on top',
   args.quick || tiny,
-  { ...SIZE, live: LIVE, topWindowMs: TOP_WINDOW_MS, fromSource },
+  { ...SIZE, live: LIVE, topWindowMs: TOP_WINDOW_MS, fromSource, probeFlags: PROBE_FLAGS },
 );
 // No rotation during the bench: the readers must cope with the whole 1 M-event log on their own.
 const repo = await makeBenchRepo(oneTurnScript(), {
@@ -92,6 +95,7 @@ try {
     process.execPath,
     [
       '--expose-gc',
+      ...PROBE_FLAGS,
       '--import',
       'tsx',
       PROBE,
