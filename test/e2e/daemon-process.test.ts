@@ -48,13 +48,16 @@ describe('the daemon as a process', () => {
     const second = start(repo.dir);
     const store = await TaskStore.open(repo.dir);
     await waitForOutput(second, /lead started/);
+    // The lead writes a task's file, then appends its task_completed event: wait for both (the file alone can be seen first).
+    const completedEvents = (): string[] =>
+      readEvents(repo.dir).filter((e) => e.type === 'task_completed').map((e) => (e as { task: string }).task);
     for (let i = 0; i < 600; i++) {
       await Promise.all(ids.map((id) => store.refresh(id)));
-      if (store.list().every((t) => t.status === 'completed')) break;
+      if (store.list().every((t) => t.status === 'completed') && completedEvents().length >= ids.length) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(store.list().map((t) => t.status)).toEqual(ids.map(() => 'completed'));
-    const completions = readEvents(repo.dir).filter((e) => e.type === 'task_completed').map((e) => (e as { task: string }).task);
+    const completions = completedEvents();
     expect(completions.sort()).toEqual([...ids].sort());
     const files = repo.git('ls-tree', '--name-only', 'teamd/integration', 'out/').trim().split('\n');
     expect(files.sort()).toEqual(ids.map((id) => `out/${id}.txt`).sort());
