@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { RUN_DEPTH, noteRunDepth } from './cache-depth.js';
 import { OUTPUT_FORMATS, exitCodeOf, runHeadless, type HeadlessOutput } from '../agent/headless.js';
 import type { AgentRuntimeOptions } from '../agent/options.js';
 import type { ContentBlock } from '../model/types.js';
@@ -105,7 +106,9 @@ export async function agentAction(promptWords: string[], rawFlags: unknown): Pro
   const onSigint = (): void => run.interrupt();
   process.once('SIGINT', onSigint);
   try {
-    const code = exitCodeOf(await run.result);
+    const result = await run.result;
+    noteRunDepth(result.num_turns > 1 ? RUN_DEPTH.usedTools : RUN_DEPTH.answered);
+    const code = exitCodeOf(result);
     process.exitCode = code;
     return code;
   } finally {

@@ -4,7 +4,9 @@
  * without `--experimental-vm-modules`). The bundle is compiled with
  * `vm.Script` and `cachedData`; the cache is written when the process exits,
  * so it holds the functions the run compiled lazily as well, which is most
- * of what a start compiles. V8 checks the data against the source, its
+ * of what a start compiles — and written again by a later run that got
+ * further (a tool turn after a cache made by a run without one; see
+ * cache-depth.ts). V8 checks the data against the source, its
  * version and its flags and rejects what does not fit: then the bundle is
  * compiled from source and the cache written again. A cache that cannot be
  * read or written is no error; it is only slower.
@@ -126,31 +128,56 @@ export interface LoadOptions {
   write?: boolean;
   /** Called just before the cache is made at exit (to put back V8 flags the run changed: they are part of V8's check). */
   beforeWrite?: () => void;
+  /** How far the run got, asked at exit (cache-depth.ts): a run deeper than the cache's writes it again. */
+  depth?: () => number;
   env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * A cache file is this header, the depth of the run that made it (one byte), then V8's data. A file without
+ * the header (another format) is not given to V8: the run makes a new one.
+ */
+const MAGIC = Buffer.from('tdc1');
+
+/** `data` as a cache file made by a run of `depth`. */
+export const withDepth = (data: Buffer, depth: number): Buffer => Buffer.concat([MAGIC, Buffer.of(depth), data]);
+
+/** A cache file's V8 data and the depth of the run that made it; undefined for a file of another format. */
+export function depthAndData(file: Buffer): { depth: number; data: Buffer } | undefined {
+  if (file.length <= MAGIC.length || !file.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  return { depth: file[MAGIC.length]!, data: file.subarray(MAGIC.length + 1) };
 }
 
 const WRAPPER = '(function (exports, require, module, __filename, __dirname, __teamdImportMeta) {';
 
-/** Compiles and runs the bundle with the cache when there is one; makes the cache at exit when there was none. */
+/**
+ * Compiles and runs the bundle with the cache when there is one; makes the cache at exit when there was none,
+ * or when this run got further than the run that made it (`depth`).
+ */
 export function loadCachedBundle(o: LoadOptions): CachedBundle {
   const env = o.env ?? process.env;
   const off = env.TEAMD_NO_CODE_CACHE === '1';
   const name = cacheName(o.hash, statSync(o.file).mtimeMs);
   const files = cacheDirs(dirname(o.file), env).map((d) => join(d, name));
-  const cachedData = off ? undefined : readFirst(files);
+  const read = off ? undefined : readFirst(files);
+  const cached = read && depthAndData(read);
   // esbuild keeps the entry's `#!` line, which is no JavaScript inside the wrapper
   const source = readFileSync(o.file, 'utf8').replace(/^#!.*/, '');
   const script = new vm.Script(`${WRAPPER}${source}\n})`, {
     filename: o.file,
-    cachedData,
+    cachedData: cached?.data,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const outcome: CacheOutcome = off ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
-  if ((outcome === 'miss' || outcome === 'rejected') && o.write !== false)
+  const outcome: CacheOutcome =
+    off ? 'off' : read === undefined ? 'miss' : !cached || script.cachedDataRejected ? 'rejected' : 'hit';
+  const cachedDepth = outcome === 'hit' ? cached!.depth : -1;
+  if (!off && o.write !== false)
     process.once('exit', (code) => {
       if (code !== 0) return; // a failed run compiled only part of a run's code: the next one makes the cache
+      const depth = o.depth?.() ?? 0;
+      if (depth <= cachedDepth) return; // the cache holds at least what this run compiled
       o.beforeWrite?.();
-      writeCache(files, script.createCachedData());
+      writeCache(files, withDepth(script.createCachedData(), depth));
     });
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...args: unknown[]) => void;

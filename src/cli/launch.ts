@@ -17,6 +17,7 @@ declare const __TEAMD_CACHED_BUNDLES__: Record<string, string>;
 interface CliBundle {
   main: () => Promise<void>;
   restoreParserFlags?: () => void;
+  runDepth?: () => number;
 }
 
 function runCached(file: string, hash: string): Promise<void> {
@@ -28,6 +29,7 @@ function runCached(file: string, hash: string): Promise<void> {
     require: createRequire(file),
     write: !process.argv.includes('--help') && !process.argv.includes('-h'),
     beforeWrite: () => bundle.restoreParserFlags?.(),
+    depth: () => bundle.runDepth?.() ?? 0,
   }).exports as unknown as CliBundle;
   return bundle.main();
 }

@@ -10,6 +10,7 @@ import { rehearseFirstTurn } from '../model/turn-rehearsal.js';
 
 /** For the code-cached bundle's launcher (src/cli/launch.ts): V8 flags back to their defaults before the cache is made. */
 export { restoreParserFlags } from '../model/fetch-parser-tier.js';
+export { runDepth } from './cache-depth.js';
 import { exitQuietlyOnBrokenPipe } from './output.js';
 import { terminalSafe, terminalSafeLine } from '../observe/terminal-safe.js';
 import { keepYoungGenerationSmall } from '../dashboard/young-generation.js';

@@ -14,6 +14,14 @@
  * exit but cost the start more (eager baseline compile); `--no-wasm-tier-up`
  * set at run time changed nothing.
  *
+ * And lazy compilation off: V8 compiles a WebAssembly function when it is
+ * first called, so the first response's parse paid for compiling llhttp's
+ * functions (~1.3 ms of CPU profiles, in the first tool turn's gap: answer
+ * done → next request). Set here, llhttp is compiled whole (Liftoff) when
+ * the first connection instantiates it; measured: the first tool turn's gap
+ * 12.5 → 10.9 ms, start → first request unchanged (133 ms; 20 interleaved
+ * rounds, docs/DECISIONS.md "The first tool turn: llhttp compiled whole").
+ *
  * The flag is set once undici is loaded and before its first connection
  * compiles llhttp: changing a V8 flag changes V8's flag hash, and Node's
  * built-in modules compiled after that lose their embedded code cache
@@ -23,7 +31,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** The V8 flags a one-shot command sets for fetch's parser. */
-export const BASELINE_PARSER_FLAGS: readonly string[] = ['--wasm-tiering-budget=2000000000'];
+export const BASELINE_PARSER_FLAGS: readonly string[] = ['--wasm-tiering-budget=2000000000', '--no-wasm-lazy-compilation'];
 
 let wanted = false;
 let applied = false;
@@ -42,7 +50,7 @@ export function fetchLoaded(set: (flag: string) => void = setFlagsFromString): b
 }
 
 /** V8's defaults of BASELINE_PARSER_FLAGS (Node 20 and 22), in the same order. */
-export const DEFAULT_PARSER_FLAGS: readonly string[] = ['--wasm-tiering-budget=1800000'];
+export const DEFAULT_PARSER_FLAGS: readonly string[] = ['--wasm-tiering-budget=1800000', '--wasm-lazy-compilation'];
 
 /**
  * Puts V8's defaults back if `fetchLoaded` changed them: V8 keys a code cache

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
-import { cacheDirs, cacheName, cachedBundleOf, pruneOld, writeCache } from '../../src/cli/code-cache.js';
+import { cacheDirs, cacheName, cachedBundleOf, depthAndData, pruneOld, writeCache } from '../../src/cli/code-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'teamd-cc-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,24 +47,49 @@ it('writes atomically to the first folder that takes it, and reports none when n
   expect(readdirSync(join(dir, 'ok', 'deep'))).toEqual(['x.bin']); // no temporary file left
 });
 
-it('an edited bundle of the same length gets a cache of its own (V8 would run the old code: it checks the length only)', () => {
-  // loadCachedBundle in a child process: its cache is made at exit
-  const script = (body: string, stamp: number) => `
+/** loadCachedBundle in a child process (its cache is made at exit): prints the outcome and the bundle's answer. */
+function runBundle(body: string, o: { stamp?: number; depth?: number; file?: string } = {}): string {
+  const file = o.file ?? join(dir, 'b.cjs');
+  const stamp = o.stamp ?? 1_000_000;
+  const script = `
     const { loadCachedBundle } = await import(${JSON.stringify(new URL('../../src/cli/code-cache.ts', import.meta.url).href)});
     const { createRequire: requireFrom } = await import('node:module');
-    const file = ${JSON.stringify(join(dir, 'b.cjs'))};
+    const file = ${JSON.stringify(file)};
     require('node:fs').writeFileSync(file, ${JSON.stringify(body)});
     require('node:fs').utimesSync(file, ${stamp}, ${stamp});
-    const r = loadCachedBundle({ file, hash: 'same', importMeta: { url: '', resolve: (s) => s }, require: requireFrom(file), env: { TEAMD_CODE_CACHE_DIR: ${JSON.stringify(join(dir, 'cc'))} } });
+    const r = loadCachedBundle({ file, hash: 'same', depth: () => ${o.depth ?? 0}, importMeta: { url: '', resolve: (s) => s }, require: requireFrom(file), env: { TEAMD_CODE_CACHE_DIR: ${JSON.stringify(join(dir, 'cc'))} } });
     console.log(r.outcome, r.exports.answer());`;
-  const run = (body: string, stamp = 1_000_000) =>
-    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); ${script(body, stamp)}`], { encoding: 'utf8' }).trim();
+  return execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); ${script}`], { encoding: 'utf8' }).trim();
+}
+
+it('an edited bundle of the same length gets a cache of its own (V8 would run the old code: it checks the length only)', () => {
   const a = 'module.exports.answer = () => 1 + 1; function pad() { return "aaaa"; }';
   const b = 'module.exports.answer = () => 2 + 2; function pad() { return "bbbb"; }';
-  expect(run(a)).toBe('miss 2');
-  expect(run(a)).toBe('hit 2');
-  expect(run(b)).toBe('hit 2'); // what V8 alone does: the old code runs
-  expect(run(b, 2_000_000)).toBe('miss 4'); // the name holds the modification time
+  expect(runBundle(a)).toBe('miss 2');
+  expect(runBundle(a)).toBe('hit 2');
+  expect(runBundle(b)).toBe('hit 2'); // what V8 alone does: the old code runs
+  expect(runBundle(b, { stamp: 2_000_000 })).toBe('miss 4'); // the name holds the modification time
+});
+
+it('a run that gets further than the run that made the cache writes it again, once; a shallower one leaves it', () => {
+  const file = join(dir, 'deep.cjs');
+  const body = 'module.exports.answer = () => 3; function tool() { return [1, 2, 3].map((x) => x * 2); }';
+  const cacheFile = (): string => join(dir, 'cc', readdirSync(join(dir, 'cc')).find((n) => n.startsWith('same-') && n.includes(Math.trunc(3_000_000_000).toString(36)))!);
+  const depthOf = (): number | undefined => depthAndData(readFileSync(cacheFile()))?.depth;
+  expect(runBundle(body, { file, stamp: 3_000_000, depth: 1 })).toBe('miss 3');
+  expect(depthOf()).toBe(1);
+  const first = readFileSync(cacheFile());
+  expect(runBundle(body, { file, stamp: 3_000_000, depth: 1 })).toBe('hit 3');
+  expect(readFileSync(cacheFile()).equals(first)).toBe(true); // not written again
+  expect(runBundle(body, { file, stamp: 3_000_000, depth: 2 })).toBe('hit 3');
+  expect(depthOf()).toBe(2);
+  const deeper = readFileSync(cacheFile());
+  expect(runBundle(body, { file, stamp: 3_000_000, depth: 1 })).toBe('hit 3');
+  expect(readFileSync(cacheFile()).equals(deeper)).toBe(true);
+  // a file of another format (no header: an older teamd's, or garbage) is not given to V8, and is replaced
+  writeFileSync(cacheFile(), deeper.subarray(5));
+  expect(runBundle(body, { file, stamp: 3_000_000, depth: 1 })).toBe('rejected 3');
+  expect(depthOf()).toBe(1);
 });
 
 it('a write removes caches not written for 30 days, and nothing else', () => {

@@ -33,11 +33,15 @@ function run(args: string[], env: NodeJS.ProcessEnv, cwd = dir): Promise<Ran> {
   });
 }
 
+const HELLO = [{ content: [{ type: 'text', text: 'Hello.' }] }];
+/** A tool turn first: the model asks for bash, then answers. */
+const ECHO_THEN_HELLO = [{ content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo one' } }] }, ...HELLO];
+
 /** One `agent -p` through the SDK (fetch, so the run changes a V8 flag: fetch-parser-tier.ts) against the fake server. */
-async function agentRun(cacheDir: string, extra: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  await using server = await startFakeAnthropicServer({ apiKey: API_KEY, script: { steps: [{ content: [{ type: 'text', text: 'Hello.' }] }] } as never });
+async function agentRun(cacheDir: string, extra: NodeJS.ProcessEnv = {}, steps: unknown[] = HELLO): Promise<Ran> {
+  await using server = await startFakeAnthropicServer({ apiKey: API_KEY, script: { steps } as never });
   const env = { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: API_KEY, TEAMD_CODE_CACHE_DIR: cacheDir, ...extra };
-  return await run(['agent', '-p', '--output-format', 'json', 'Say hello.'], env);
+  return await run(['agent', '-p', '--output-format', 'json', '--permission-mode', 'bypassPermissions', 'Say hello.'], env);
 }
 
 const files = (d: string): string[] => readdirSync(d).filter((f) => f.endsWith('.bin'));
@@ -61,6 +65,25 @@ it('agent -p writes its code cache on the first run and uses it, unchanged, on t
   expect(second.code, second.stderr).toBe(0);
   expect(JSON.parse(second.stdout)).toMatchObject({ result: 'Hello.' });
   expect(stamp(file)).toBe(written); // accepted by V8: a refused cache is written again
+});
+
+it('a cache made by a run without a tool turn is written again by the first run with one, and then left', async (ctx) => {
+  const skip = staleBuild();
+  if (skip) return ctx.skip(skip);
+  const cache = mkdtempSync(join(dir, 'depth-'));
+  expect((await agentRun(cache)).code).toBe(0);
+  const file = join(cache, files(cache)[0]!);
+  const textOnly = stamp(file);
+  const size = statSync(file).size;
+  const withTool = await agentRun(cache, {}, ECHO_THEN_HELLO);
+  expect(withTool.code, withTool.stderr).toBe(0);
+  expect(JSON.parse(withTool.stdout)).toMatchObject({ result: 'Hello.', num_turns: 2 });
+  expect(stamp(file)).not.toBe(textOnly); // written again: it now holds the tool turn's functions too
+  expect(statSync(file).size).toBeGreaterThan(size);
+  const upgraded = stamp(file);
+  expect((await agentRun(cache, {}, ECHO_THEN_HELLO)).code).toBe(0);
+  expect((await agentRun(cache)).code).toBe(0);
+  expect(stamp(file)).toBe(upgraded); // accepted by V8, and no run got further
 });
 
 it('a torn or foreign cache file is refused and replaced; the run is not affected', async (ctx) => {
