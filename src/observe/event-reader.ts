@@ -61,19 +61,22 @@ function readRange(fd: number, from: number, to: number): Buffer {
 /**
  * The last `count` events of `file` that `accept`, oldest first, reading
  * backwards a chunk at a time (only as far as needed); `end` is where to stop
- * reading (default: the size now). Returns the events and that end.
+ * reading (default: the size now); `withinBytes`: read no further back than
+ * that from the end (a question whose answer may be absent stays bounded).
+ * Returns the events and that end.
  */
 export function readLastEvents(
   file: string,
   count: number,
   accept: (e: LoggedEvent) => boolean = () => true,
   stopAt: (e: LoggedEvent) => boolean = () => false,
+  withinBytes = Infinity,
 ): { events: LoggedEvent[]; end: number; stopped: boolean } {
   const fd = openRegular(file);
   if (fd === null) return { events: [], end: 0, stopped: false };
   try {
     const end = fstatSync(fd).size;
-    return { ...scanBackwards(fd, end, count, accept, stopAt), end };
+    return { ...scanBackwards(fd, end, count, accept, stopAt, Math.max(0, end - withinBytes)), end };
   } finally {
     closeSync(fd);
   }
@@ -85,16 +88,21 @@ function scanBackwards(
   count: number,
   accept: (e: LoggedEvent) => boolean,
   stopAt: (e: LoggedEvent) => boolean,
+  floor = 0,
 ): { events: LoggedEvent[]; stopped: boolean } {
   const found: LoggedEvent[] = [];
   let position = end;
   let carry = Buffer.alloc(0); // the start of a line whose beginning is further back
-  while (position > 0 && found.length < count) {
-    const from = Math.max(0, position - CHUNK);
+  // One byte before the floor: a line starting on it is whole when that byte ends the line before.
+  const stop = Math.max(0, floor - 1);
+  while (position > stop && found.length < count) {
+    const from = Math.max(stop, position - CHUNK);
     const joined = Buffer.concat([readRange(fd, from, position), carry]);
     position = from;
-    const firstNewline = from === 0 ? -1 : joined.indexOf(10);
-    if (from > 0 && firstNewline === -1) {
+    // At the file's start the first line is whole; at a floor above it, only from its first newline on.
+    const atStart = from === 0 && floor === 0;
+    const firstNewline = atStart ? -1 : joined.indexOf(10);
+    if (!atStart && firstNewline === -1) {
       carry = joined; // one line longer than a chunk: its start is further back still
       continue;
     }

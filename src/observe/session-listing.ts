@@ -14,6 +14,7 @@
  */
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { FileStamps } from './file-stamps.js';
 import { isCompressed, isSessionFile, sessionNames } from './transcript-files.js';
 import type { SessionFileStat } from './transcript-view.js';
 
@@ -29,7 +30,10 @@ export interface ListingChanges {
 const byAge = (a: SessionFileStat, b: SessionFileStat): number => a.mtime - b.mtime || a.file.localeCompare(b.file);
 
 export class SessionListing {
-  private readonly byName = new Map<string, SessionFileStat>();
+  /** Every file's size and mtime as last stat'ed (file-stamps.ts: ~100,000 sessions on weeks of history). */
+  private readonly byName = new FileStamps();
+  /** Names whose mtime was within `SETTLED_MS` of their last stat: re-stat'ed each refresh until it is not. */
+  private readonly recentNames = new Set<string>();
   private readonly hints = new Set<string>();
   /** Changes not yet handed out by `changes` (null: gone). */
   private readonly pending = new Map<string, SessionFileStat | null>();
@@ -76,7 +80,7 @@ export class SessionListing {
 
   /** The session files, oldest first (as `sessionFileStats`); `hinted`: watch hints are arriving. */
   current(hinted: boolean): SessionFileStat[] {
-    if (this.update(hinted)) this.sorted = [...this.byName.values()].sort(byAge);
+    if (this.update(hinted)) this.sorted = [...this.byName.names()].map((name) => this.statOf(name)).sort(byAge);
     this.pending.clear();
     return this.sorted;
   }
@@ -129,9 +133,14 @@ export class SessionListing {
     return changed;
   }
 
+  private statOf(name: string): SessionFileStat {
+    return { file: join(this.dir, name), size: this.byName.sizeOf(name)!, mtime: this.byName.mtimeOf(name)! };
+  }
+
   private reset(): boolean {
-    for (const name of this.byName.keys()) this.pending.set(name, null);
+    for (const name of this.byName.names()) this.pending.set(name, null);
     this.byName.clear();
+    this.recentNames.clear();
     this.hints.clear();
     this.dirStamp = '';
     this.sorted = [];
@@ -148,7 +157,7 @@ export class SessionListing {
     }
     const listed = new Set(names);
     let changed = false;
-    for (const name of [...this.byName.keys()])
+    for (const name of [...this.byName.names()])
       if (!listed.has(name)) changed = this.forget(name) || changed;
     for (const name of names) if (all || !this.byName.has(name)) changed = this.restat(name) || changed;
     return changed;
@@ -156,24 +165,29 @@ export class SessionListing {
 
   private recent(now: number): string[] {
     const out: string[] = [];
-    for (const [name, f] of this.byName) if (now - f.mtime < SETTLED_MS) out.push(name);
+    for (const name of this.recentNames) {
+      const mtime = this.byName.mtimeOf(name);
+      if (mtime !== undefined && now - mtime < SETTLED_MS) out.push(name);
+      else this.recentNames.delete(name);
+    }
     return out;
   }
 
   /** Stats one file again; true when what is known of it changed. */
   private restat(name: string): boolean {
-    const file = join(this.dir, name);
+    // The folder is a joined path and the names plain ones (sessionNames): no join needed, ~100,000 times.
+    const file = `${this.dir}/${name}`;
     const st = statSync(file, { throwIfNoEntry: false });
-    const known = this.byName.get(name);
     if (!st) return this.forget(name);
-    if (known?.size === st.size && known.mtime === st.mtimeMs) return false;
-    const stat = { file, size: st.size, mtime: st.mtimeMs };
-    this.byName.set(name, stat);
-    this.pending.set(name, stat);
+    if (this.now() - st.mtimeMs < SETTLED_MS) this.recentNames.add(name);
+    if (this.byName.matches(name, st.size, st.mtimeMs)) return false;
+    this.byName.set(name, st.size, st.mtimeMs);
+    this.pending.set(name, { file, size: st.size, mtime: st.mtimeMs });
     return true;
   }
 
   private forget(name: string): boolean {
+    this.recentNames.delete(name);
     if (!this.byName.delete(name)) return false;
     this.pending.set(name, null);
     return true;

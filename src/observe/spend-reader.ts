@@ -13,6 +13,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { PriceOverrides } from '../model/pricing.js';
 import type { CostGrouping, CostReport, Spend } from './cost.js';
+import { FoldedSessions } from './folded-sessions.js';
 import { SessionListing, type ListingChanges } from './session-listing.js';
 import { newSessionSpend, readSessionSpend, sessionSpends, type SessionSpend } from './session-spend.js';
 import { settled, SpendSummary, spendSummaryOf } from './spend-summary.js';
@@ -26,13 +27,21 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 
 const byAge = (a: SessionSpend, b: SessionSpend): number => a.mtime - b.mtime || a.file.localeCompare(b.file);
 
+/** A settled session unchanged this long is folded into its agent's rows (folded-sessions.ts). */
+const FOLD_AFTER_MS = 60_000;
+
 export class TranscriptSpendReader {
+  /** Sessions kept as objects: running, recently written, or of a shape that does not fold. */
   private readonly sessions = new Map<string, SessionSpend>();
-  /** Per agent, the paths of its sessions kept. */
+  /** Per agent, its settled sessions as rows (folded-sessions.ts). */
+  private readonly folds = new Map<string, FoldedSessions>();
+  /** Per agent, the paths of its sessions kept as objects. */
   private readonly byAgent = new Map<string, Set<string>>();
   private readonly newest = new Map<string, number>();
   private readonly listings = new Map<string, SessionListing>();
   private readonly totals = new SpendTotals();
+  /** Spends read and dropped, not yet in the totals (`applyDelta`). */
+  private delta: { add: Spend[]; remove: Spend[] } = { add: [], remove: [] };
   private flat: { version: number; spends: Spend[] } | null = null;
   /** Finished sessions kept between processes (spend-summary.ts); `summary: false`: none. */
   private readonly summary: SpendSummary | null = null;
@@ -54,7 +63,7 @@ export class TranscriptSpendReader {
   constructor(
     private readonly repoRoot: string,
     private readonly prices: PriceOverrides = {},
-    private readonly options: { sweepMs?: number; watch?: boolean; summary?: boolean } = {},
+    private readonly options: { sweepMs?: number; watch?: boolean; summary?: boolean; now?: () => number } = {},
   ) {
     if (options.summary !== false)
       this.summary = new SpendSummary(spendSummaryOf(repoRoot), transcriptsRoot(repoRoot), prices);
@@ -80,14 +89,24 @@ export class TranscriptSpendReader {
     await this.refresh();
     if (this.flat?.version === this.totals.version) return this.flat.spends;
     const spends: Spend[] = [];
-    for (const agent of [...this.byAgent.keys()].sort())
-      for (const s of this.sessionsOf(agent).sort(byAge)) spends.push(...sessionSpends(s, this.prices));
+    const agents = new Set([...this.byAgent.keys(), ...this.folds.keys()]);
+    for (const agent of [...agents].sort()) {
+      const all = [...this.sessionsOf(agent), ...(this.folds.get(agent)?.sessions() ?? [])];
+      for (const s of all.sort(byAge)) spends.push(...sessionSpends(s, this.prices));
+    }
     this.flat = { version: this.totals.version, spends };
     return spends;
   }
 
   /** Sessions kept (for tests: bounded by the files listed). */
   get keptSessions(): number {
+    let folded = 0;
+    for (const f of this.folds.values()) folded += f.size;
+    return this.sessions.size + folded;
+  }
+
+  /** Sessions kept as objects, not folded (tests: a settled history folds). */
+  get objectSessions(): number {
     return this.sessions.size;
   }
 
@@ -109,30 +128,65 @@ export class TranscriptSpendReader {
   private async refresh(): Promise<void> {
     const agents = transcriptAgents(this.repoRoot);
     const listed = new Set(agents);
-    for (const agent of [...this.byAgent.keys()]) if (!listed.has(agent)) this.dropAgent(agent);
+    for (const agent of new Set([...this.byAgent.keys(), ...this.folds.keys()])) if (!listed.has(agent)) this.dropAgent(agent);
     let read = 0;
     for (const agent of agents) {
       const { changed, removed } = this.changesOf(agent);
-      for (const file of removed) this.drop(file);
-      for (const stat of changed) if (this.update(agent, stat) && ++read % READ_BATCH === 0) await yieldToLoop();
+      for (const file of removed) this.drop(agent, file);
+      for (const stat of changed)
+        if (this.update(agent, stat) && ++read % READ_BATCH === 0) {
+          this.applyDelta();
+          await yieldToLoop();
+        }
       if (removed.length) this.newest.delete(agent);
       this.noteNewest(agent, changed);
     }
+    this.applyDelta();
+    this.foldSettled();
     this.saveSummary();
+  }
+
+  /**
+   * The spends read and dropped since the last call, into the totals as one
+   * share each way (grouping ~100,000 restored sessions one at a time was a
+   * tenth of a first refresh): what was added first, so no row goes below
+   * nothing on the way.
+   */
+  private applyDelta(): void {
+    const { add, remove } = this.delta;
+    if (add.length) this.totals.add(sharesOf(add));
+    if (remove.length) this.totals.add(sharesOf(remove), -1);
+    this.delta = { add: [], remove: [] };
+  }
+
+  /** Settled sessions left alone for `FOLD_AFTER_MS` become rows of their agent's fold. */
+  private foldSettled(): void {
+    const now = (this.options.now ?? Date.now)();
+    for (const [file, s] of this.sessions) {
+      if (!settled(s) || now - s.mtime < FOLD_AFTER_MS || !this.foldOf(s.agent).fold(s)) continue;
+      this.sessions.delete(file);
+      this.byAgent.get(s.agent)?.delete(file);
+    }
+  }
+
+  private foldOf(agent: string): FoldedSessions {
+    let fold = this.folds.get(agent);
+    if (!fold) this.folds.set(agent, (fold = new FoldedSessions(join(transcriptsRoot(this.repoRoot), agent), agent)));
+    return fold;
   }
 
   /** Writes the summary when enough was read since (a 64th of the sessions: its cost is spread over the reads). */
   private saveSummary(): void {
     if (!this.summary) return;
     this.summary.release();
-    if (this.unsaved === 0 || this.unsaved < this.sessions.size / 64) return;
-    this.summary.save(this.sessions.values());
+    if (this.unsaved === 0 || this.unsaved < this.keptSessions / 64) return;
+    this.summary.save(this.sessions.values(), this.folds.values());
     this.unsaved = 0;
   }
 
   private noteNewest(agent: string, changed: readonly SessionFileStat[]): void {
     const known = this.newest.get(agent);
-    const from = known === undefined ? this.sessionsOf(agent) : changed;
+    const from: Iterable<{ mtime: number }> = known === undefined ? [...this.sessionsOf(agent), ...(this.folds.get(agent)?.stamps() ?? [])] : changed;
     let newest = known ?? -Infinity;
     for (const f of from) newest = Math.max(newest, f.mtime);
     if (newest > -Infinity) this.newest.set(agent, newest);
@@ -141,17 +195,19 @@ export class TranscriptSpendReader {
 
   /** Takes the session's share out, reads it on, puts the new share in; false when it had not changed. */
   private update(agent: string, stat: SessionFileStat): boolean {
-    const known = this.sessions.get(stat.file);
+    const fold = this.folds.get(agent);
+    if (fold?.matches(stat.file, stat.size, stat.mtime)) return false;
+    const known = this.sessions.get(stat.file) ?? fold?.take(stat.file);
     if (known && known.size === stat.size && known.mtime === stat.mtime) return false;
     // The newest file dated back (utimes): the agent's newest is looked for again.
     if (known && stat.mtime < known.mtime && this.newest.get(agent) === known.mtime) this.newest.delete(agent);
-    if (known) this.totals.add(sharesOf(sessionSpends(known, this.prices)), -1);
+    if (known) this.delta.remove.push(...sessionSpends(known, this.prices));
     const s = known ?? this.summary?.restore(stat) ?? newSessionSpend(stat.file);
     if (readSessionSpend(s, stat, this.prices)) {
       this.sessionsRead += 1;
       if (settled(s)) this.unsaved += 1;
     }
-    this.totals.add(sharesOf(sessionSpends(s, this.prices)));
+    this.delta.add.push(...sessionSpends(s, this.prices));
     this.sessions.set(stat.file, s);
     let files = this.byAgent.get(agent);
     if (!files) this.byAgent.set(agent, (files = new Set()));
@@ -159,16 +215,18 @@ export class TranscriptSpendReader {
     return true;
   }
 
-  private drop(file: string): void {
-    const s = this.sessions.get(file);
+  private drop(agent: string, file: string): void {
+    const s = this.sessions.get(file) ?? this.folds.get(agent)?.take(file);
     if (!s) return;
-    this.totals.add(sharesOf(sessionSpends(s, this.prices)), -1);
+    this.delta.remove.push(...sessionSpends(s, this.prices));
     this.sessions.delete(file);
     this.byAgent.get(s.agent)?.delete(file);
   }
 
   private dropAgent(agent: string): void {
-    for (const file of [...(this.byAgent.get(agent) ?? [])]) this.drop(file);
+    for (const file of [...(this.byAgent.get(agent) ?? [])]) this.drop(agent, file);
+    for (const { file } of [...(this.folds.get(agent)?.stamps() ?? [])]) this.drop(agent, file);
+    this.folds.delete(agent);
     this.byAgent.delete(agent);
     this.newest.delete(agent);
     this.listings.get(agent)?.close();
@@ -196,15 +254,18 @@ export class TranscriptSpendReader {
     }
     const out: ListingChanges = { changed: [], removed: [] };
     const seen = new Set<string>();
+    const fold = this.folds.get(agent);
     for (const name of names) {
       const file = join(dir, name);
       const st = statSync(file, { throwIfNoEntry: false });
       if (!st) continue;
       seen.add(file);
+      if (fold?.matches(file, st.size, st.mtimeMs)) continue;
       const known = this.sessions.get(file);
       if (known?.size !== st.size || known.mtime !== st.mtimeMs) out.changed.push({ file, size: st.size, mtime: st.mtimeMs });
     }
     for (const file of this.byAgent.get(agent) ?? []) if (!seen.has(file)) out.removed.push(file);
+    for (const { file } of fold?.stamps() ?? []) if (!seen.has(file)) out.removed.push(file);
     return out;
   }
 }

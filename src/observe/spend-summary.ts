@@ -12,12 +12,13 @@
  * ignored (that session is read from its file) and the file written anew.
  */
 import { closeSync, constants, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import type { PriceOverrides } from '../model/pricing.js';
 import { freshTempOf } from '../store/atomic.js';
 import { teamPaths } from '../store/paths.js';
 import { readStateSync, STATE_LIMITS } from '../store/state-file.js';
+import { FoldedSessions } from './folded-sessions.js';
 import { exact, newSessionSpend, shared, type SessionSpend } from './session-spend.js';
 import { isCompressed } from './transcript-files.js';
 import type { SessionFileStat } from './transcript-view.js';
@@ -30,10 +31,21 @@ const EntrySchema = z.object({ size: Count, mtime: z.number().finite(), runs: z.
 type Entry = z.infer<typeof EntrySchema>;
 /** The sessions' object is taken as parsed (entries are checked when used): a copy of 20,000 keys was most of the load's peak. */
 const SessionsSchema = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
-const FileSchema = z.object({ version: z.literal(1), prices: z.string(), sessions: SessionsSchema });
+/** An agent's folded rows (folded-sessions.ts), each row checked when loaded. */
+const FoldedSchema = z.object({
+  names: z.array(z.string().max(300)),
+  rows: z.custom<number[]>((v) => Array.isArray(v) && v.every((n) => typeof n === 'number')),
+  tasks: z.array(z.string().max(500).nullable()),
+  models: z.array(z.string().max(200)).max(256),
+});
+const FoldsSchema = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+const FileSchema = z.object({ version: z.literal(2), prices: z.string(), folded: FoldsSchema, sessions: SessionsSchema });
 
-/** Above this the summary is neither read nor written (sessions are then read from their files). */
-const MAX_BYTES = STATE_LIMITS.mergeQueue;
+/**
+ * Above this the summary is neither read nor written (sessions are then read
+ * from their files): ~150 bytes a folded session, so ~200,000 sessions.
+ */
+const MAX_BYTES = 2 * STATE_LIMITS.mergeQueue;
 
 export const spendSummaryOf = (repoRoot: string): string => join(teamPaths(repoRoot).state, 'spend-summary.json');
 
@@ -44,6 +56,9 @@ const pricesKey = (prices: PriceOverrides): string => JSON.stringify(prices);
 
 export class SpendSummary {
   private entries: Record<string, unknown> | null = null;
+  /** Per agent, the folded rows read (checked when first asked for). */
+  private folded: Record<string, unknown> = {};
+  private readonly folds = new Map<string, FoldedSessions | null>();
 
   constructor(
     private readonly file: string,
@@ -54,6 +69,8 @@ export class SpendSummary {
   /** The session as summarised, when the summary has it at this size and mtime; else null (read the file). */
   restore(stat: SessionFileStat): SessionSpend | null {
     const entries = this.load();
+    const fold = this.foldOf(basename(dirname(stat.file)));
+    if (fold?.matches(stat.file, stat.size, stat.mtime)) return fold.take(stat.file) ?? null;
     const key = this.keyOf(stat.file);
     const raw = Object.hasOwn(entries, key) ? entries[key] : undefined;
     const entry = raw === undefined ? null : EntrySchema.safeParse(raw);
@@ -66,12 +83,19 @@ export class SpendSummary {
    * old file), a chunk at a time: one string of every entry was a peak of
    * its own in `top`'s RSS.
    */
-  save(sessions: Iterable<SessionSpend>): void {
+  save(sessions: Iterable<SessionSpend>, folds: Iterable<FoldedSessions>): void {
     const tmp = freshTempOf(this.file);
     let fd: number | null = null;
     try {
       fd = openSync(tmp, WRITE_FLAGS, 0o644);
-      writeSync(fd, `{"version":1,"prices":${JSON.stringify(pricesKey(this.prices))},"sessions":{`);
+      writeSync(fd, `{"version":2,"prices":${JSON.stringify(pricesKey(this.prices))},"folded":{`);
+      let firstFold = true;
+      for (const fold of folds) {
+        if (!fold.size) continue;
+        writeSync(fd, `${firstFold ? '' : ','}${JSON.stringify(fold.agent)}:${JSON.stringify(fold.data())}`);
+        firstFold = false;
+      }
+      writeSync(fd, '},"sessions":{');
       let chunk: string[] = [];
       let first = true;
       const flush = (): void => {
@@ -101,6 +125,23 @@ export class SpendSummary {
   /** Lets go of the entries read (after a reader's first refresh, its sessions are its own). */
   release(): void {
     this.entries = {};
+    this.folded = {};
+    this.folds.clear();
+  }
+
+  /** The agent's folded rows the summary holds, loaded on first use (null: none, or not well formed). */
+  private foldOf(agent: string): FoldedSessions | null {
+    const known = this.folds.get(agent);
+    if (known !== undefined) return known;
+    const raw = Object.hasOwn(this.folded, agent) ? this.folded[agent] : undefined;
+    const data = raw === undefined ? null : FoldedSchema.safeParse(raw);
+    let fold: FoldedSessions | null = null;
+    if (data?.success) {
+      fold = new FoldedSessions(join(this.transcripts, agent), shared(agent));
+      fold.load(data.data);
+    }
+    this.folds.set(agent, fold);
+    return fold;
   }
 
   private keyOf(file: string): string {
@@ -114,6 +155,7 @@ export class SpendSummary {
     const read = readStateSync(this.file, FileSchema, MAX_BYTES);
     const ok = read.kind === 'ok' && read.value.prices === pricesKey(this.prices);
     this.entries = ok ? read.value.sessions : {};
+    this.folded = ok ? read.value.folded : {};
     return this.entries;
   }
 }

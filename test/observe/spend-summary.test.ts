@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { TranscriptSpendReader } from '../../src/observe/cost.js';
+import { ROW } from '../../src/observe/folded-sessions.js';
 import { spendSummaryOf } from '../../src/observe/spend-summary.js';
 import { budgetReader } from '../../src/lead/budget-reader.js';
 import { line, sessionFile, usage, writeSession, type SessionSpec } from '../dashboard/support/transcripts.js';
@@ -74,7 +75,28 @@ const garbage = fc.oneof(
   fc.constant('{"version":1,"prices":"{}","sessions":{"__proto__":{"size":1,"mtime":1,"runs":[]}}}'),
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.jsonValue().map((v) => JSON.stringify({ version: 1, prices: '{}', sessions: { 'w0/s0.jsonl': v, 'w1/s1.jsonl': v } })),
+  fc.jsonValue().map((v) => JSON.stringify({ version: 2, prices: '{}', folded: { w0: v, w1: v }, sessions: {} })),
+  fc.jsonValue().map((v) => JSON.stringify({ version: 2, prices: '{}', folded: v, sessions: v })),
 );
+
+/**
+ * The real summary's folded rows with one value made impossible (a count
+ * negative, fractional or past 2^53, a model index out of range, a runs count
+ * of 2, a name that climbs out of the folder): that row (or that agent's
+ * rows) is read from its file, never trusted. A dollar figure is any number,
+ * so it is only made a non-number.
+ */
+function spoiled(summary: string, at: number, bad: unknown, name: string | null): string {
+  const s = JSON.parse(summary) as { folded: Record<string, { names: string[]; rows: unknown[] }> };
+  const fold = Object.values(s.folded)[0]!;
+  const i = at % fold.rows.length;
+  const costColumn = i % ROW > 2 && (i % ROW) % 6 === 4;
+  if (bad === 'model') fold.rows[i - (i % ROW) + 3] = 99;
+  else fold.rows[i] = costColumn && typeof bad === 'number' ? 'x' : bad;
+  if (name !== null) fold.names[Math.floor(i / ROW)] = name;
+  return JSON.stringify(s);
+}
+const impossible = fc.constantFrom<unknown>(-2, 0.5, 2 ** 60, 'x', null, {}, [], 'model');
 
 it('a garbage or hostile summary is ignored, and the figures are true', async () => {
   for (let i = 0; i < 6; i++) finishedSession(i);
@@ -86,6 +108,22 @@ it('a garbage or hostile summary is ignored, and the figures are true', async ()
       expect({ spends: await r.spends(), byTask: await r.report('task') }).toEqual(want);
     }),
     { numRuns: 60 },
+  );
+});
+
+it('a folded row made impossible, or named outside its folder, is read from its file: the figures are true', async () => {
+  for (let i = 0; i < 9; i++) finishedSession(i);
+  const want = await truth();
+  await new TranscriptSpendReader(root).report('task');
+  const summary = readFileSync(spendSummaryOf(root), 'utf8');
+  expect(Object.keys((JSON.parse(summary) as { folded: object }).folded).length).toBeGreaterThan(0);
+  await fc.assert(
+    fc.asyncProperty(fc.nat(), impossible, fc.option(fc.constantFrom('../w1/s1.jsonl', '/etc/passwd', '.hidden.jsonl', 'x\\y.jsonl', 'notes.txt')), async (at, bad, name) => {
+      writeFileSync(spendSummaryOf(root), spoiled(summary, at, bad, name));
+      const r = new TranscriptSpendReader(root);
+      expect({ spends: await r.spends(), byTask: await r.report('task') }).toEqual(want);
+    }),
+    { numRuns: 80 },
   );
 });
 
@@ -120,9 +158,15 @@ it("a forged summary (every session spent nothing, at its true size and mtime) m
   for (let i = 0; i < 8; i++) finishedSession(i);
   await new TranscriptSpendReader(root).report('task');
   const file = spendSummaryOf(root);
-  const forged = JSON.parse(readFileSync(file, 'utf8')) as { sessions: Record<string, { runs: { parts: unknown[][] }[] }> };
+  const forged = JSON.parse(readFileSync(file, 'utf8')) as {
+    folded: Record<string, { rows: number[] }>;
+    sessions: Record<string, { runs: { parts: unknown[][] }[] }>;
+  };
   for (const entry of Object.values(forged.sessions))
     for (const run of entry.runs) run.parts = run.parts.map(([model]) => [model, 0, 0, 0, 0, 0]);
+  // A folded row: size, mtime, runs, then per model its index, dollars and four token counts.
+  for (const fold of Object.values(forged.folded))
+    fold.rows = fold.rows.map((n, i) => (i % ROW < 3 || (i % ROW) % 6 === 3 ? n : n === -1 ? -1 : 0));
   writeFileSync(file, JSON.stringify(forged));
   const trusting = await new TranscriptSpendReader(root).spends();
   expect(trusting.reduce((n, s) => n + s.costUsd, 0)).toBe(0); // the forgery works on a reader that trusts the file
