@@ -9,17 +9,26 @@
  * cache-depth.ts). V8 checks the data against the source, its
  * version and its flags and rejects what does not fit: then the bundle is
  * compiled from source and the cache written again. A cache that cannot be
- * read or written is no error; it is only slower.
+ * read or written is no error; it is only slower. Only the user's own files
+ * in the user's own folders are read and written (cache-trust.ts,
+ * cache-write.ts), and a file's digest must match (cache-format.ts).
  *
  * Imports Node's built-in modules only: this runs before the bundle.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { decodeCacheFile, encodeCacheFile } from './cache-format.js';
+import { readCacheFile, type CacheRead } from './cache-trust.js';
+import { writeCache } from './cache-write.js';
 
-/** What the run found: `hit` (used), `miss` (none yet), `rejected` (V8 refused it), `off` (TEAMD_NO_CODE_CACHE=1). */
-export type CacheOutcome = 'hit' | 'miss' | 'rejected' | 'off';
+/**
+ * What the run found: `hit` (used), `miss` (none yet), `refused` (a file not to be trusted: another user's, a
+ * link, writable by others; cache-trust.ts), `rejected` (damaged, of another format, or refused by V8), `off`
+ * (TEAMD_NO_CODE_CACHE=1).
+ */
+export type CacheOutcome = 'hit' | 'miss' | 'refused' | 'rejected' | 'off';
 
 export interface CachedBundle {
   /** The bundle's `module.exports`. */
@@ -29,9 +38,9 @@ export interface CachedBundle {
 
 /**
  * The folders a cache may live in, first choice first: `TEAMD_CODE_CACHE_DIR`
- * alone when set; else next to the bundle (an installed teamd is shared by
- * its users' runs), then the user's cache folder (when the install is not
- * writable).
+ * alone when set; else next to the bundle, then the user's cache folder
+ * (when the install is not writable, or not the user's: each user reads
+ * only caches of their own, cache-trust.ts).
  */
 export function cacheDirs(bundleDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
   if (env.TEAMD_CODE_CACHE_DIR) return [env.TEAMD_CODE_CACHE_DIR];
@@ -49,61 +58,15 @@ export function cacheDirs(bundleDir: string, env: NodeJS.ProcessEnv = process.en
 export const cacheName = (bundleHash: string, mtimeMs: number): string =>
   `${bundleHash}-${Math.trunc(mtimeMs).toString(36)}-${process.version}-${process.arch}.bin`;
 
-function readFirst(files: string[]): Buffer | undefined {
+/** The first cache file that is there and trusted; else whether one was refused. */
+function readFirst(files: string[]): CacheRead {
+  let found: CacheRead = { kind: 'absent' };
   for (const file of files) {
-    try {
-      return readFileSync(file);
-    } catch {
-      // not there (or unreadable): the next folder
-    }
+    const read = readCacheFile(file);
+    if (read.kind === 'read') return read;
+    if (read.kind === 'refused') found = read;
   }
-  return undefined;
-}
-
-function removeQuietly(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // its folder is not one (ENOTDIR) or not ours: nothing was left there
-  }
-}
-
-/** Caches not written for this long are removed when a new one is written (other builds, older Nodes). */
-const PRUNE_AFTER_MS = 30 * 24 * 3600_000;
-
-/** Removes the `.bin` files in `folder` older than PRUNE_AFTER_MS (a miss is rare: this runs seldom). */
-export function pruneOld(folder: string, now = Date.now()): void {
-  let names: string[] = [];
-  try {
-    names = readdirSync(folder).filter((n) => n.endsWith('.bin'));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const file = join(folder, name);
-    try {
-      if (now - statSync(file).mtimeMs > PRUNE_AFTER_MS) removeQuietly(file);
-    } catch {
-      // gone meanwhile
-    }
-  }
-}
-
-/** Writes `data` to the first folder that takes it, atomically (a reader sees the old file or the new one). */
-export function writeCache(files: string[], data: Buffer): string | undefined {
-  for (const file of files) {
-    const tmp = `${file}.${process.pid}.tmp`;
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(tmp, data);
-      renameSync(tmp, file);
-      pruneOld(dirname(file));
-      return file;
-    } catch {
-      removeQuietly(tmp);
-    }
-  }
-  return undefined;
+  return found;
 }
 
 /** The first word that is not an option, as src/cli/main.ts finds it. */
@@ -133,20 +96,8 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/**
- * A cache file is this header, the depth of the run that made it (one byte), then V8's data. A file without
- * the header (another format) is not given to V8: the run makes a new one.
- */
-const MAGIC = Buffer.from('tdc1');
-
-/** `data` as a cache file made by a run of `depth`. */
-export const withDepth = (data: Buffer, depth: number): Buffer => Buffer.concat([MAGIC, Buffer.of(depth), data]);
-
-/** A cache file's V8 data and the depth of the run that made it; undefined for a file of another format. */
-export function depthAndData(file: Buffer): { depth: number; data: Buffer } | undefined {
-  if (file.length <= MAGIC.length || !file.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  return { depth: file[MAGIC.length]!, data: file.subarray(MAGIC.length + 1) };
-}
+const outcomeOf = (read: CacheRead, used: boolean): CacheOutcome =>
+  read.kind === 'absent' ? 'miss' : read.kind === 'refused' ? 'refused' : used ? 'hit' : 'rejected';
 
 const WRAPPER = '(function (exports, require, module, __filename, __dirname, __teamdImportMeta) {';
 
@@ -159,8 +110,8 @@ export function loadCachedBundle(o: LoadOptions): CachedBundle {
   const off = env.TEAMD_NO_CODE_CACHE === '1';
   const name = cacheName(o.hash, statSync(o.file).mtimeMs);
   const files = cacheDirs(dirname(o.file), env).map((d) => join(d, name));
-  const read = off ? undefined : readFirst(files);
-  const cached = read && depthAndData(read);
+  const read: CacheRead = off ? { kind: 'absent' } : readFirst(files);
+  const cached = read.kind === 'read' ? decodeCacheFile(read.bytes) : undefined;
   // esbuild keeps the entry's `#!` line, which is no JavaScript inside the wrapper
   const source = readFileSync(o.file, 'utf8').replace(/^#!.*/, '');
   const script = new vm.Script(`${WRAPPER}${source}\n})`, {
@@ -168,8 +119,7 @@ export function loadCachedBundle(o: LoadOptions): CachedBundle {
     cachedData: cached?.data,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const outcome: CacheOutcome =
-    off ? 'off' : read === undefined ? 'miss' : !cached || script.cachedDataRejected ? 'rejected' : 'hit';
+  const outcome: CacheOutcome = off ? 'off' : outcomeOf(read, cached !== undefined && !script.cachedDataRejected);
   const cachedDepth = outcome === 'hit' ? cached!.depth : -1;
   if (!off && o.write !== false)
     process.once('exit', (code) => {
@@ -177,7 +127,7 @@ export function loadCachedBundle(o: LoadOptions): CachedBundle {
       const depth = o.depth?.() ?? 0;
       if (depth <= cachedDepth) return; // the cache holds at least what this run compiled
       o.beforeWrite?.();
-      writeCache(files, withDepth(script.createCachedData(), depth));
+      writeCache(files, encodeCacheFile(script.createCachedData(), depth), { tighten: !env.TEAMD_CODE_CACHE_DIR });
     });
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...args: unknown[]) => void;

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { dirname } from 'node:path';
 import type { Fence } from './fence.js';
+import { freshTempOf } from './fresh-temp.js';
 import { openSyncMakingFolder } from './open-sync.js';
 import { runsInline } from './inline-io.js';
 
@@ -34,11 +33,7 @@ export interface AtomicWriteOptions {
   fence?: Fence;
 }
 
-let written = 0;
-
-/** A temp name beside `file` no other writer (nor anyone planting links) can guess: `.<name>.<pid>.<thread>.<n>.<random>.tmp`. */
-export const freshTempOf = (file: string): string =>
-  join(dirname(file), `.${basename(file)}.${process.pid}.${threadId}.${(written++).toString(36)}.${randomBytes(4).toString('hex')}.tmp`);
+export { freshTempOf };
 
 /**
  * The temp file is made afresh: anyone who can write the folder (a

@@ -2,12 +2,13 @@
  * The built CLI runs `agent` and `status` from CommonJS bundles with a V8
  * code cache (src/cli/code-cache.ts): the first run writes the cache, the
  * next ones use it without writing it again (so V8 did not refuse it — a run
- * that changes V8 flags puts them back first), and a torn or foreign cache
- * file is refused, recompiled and replaced, never an error. A stale build is
- * a skip line.
+ * that changes V8 flags puts them back first), and a torn, damaged or
+ * foreign cache file is refused, recompiled and replaced, never an error; a
+ * link or FIFO planted at the cache's name is neither followed nor waited
+ * on. A stale build is a skip line.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -92,12 +93,45 @@ it('a torn or foreign cache file is refused and replaced; the run is not affecte
   const cache = mkdtempSync(join(dir, 'bad-'));
   await agentRun(cache);
   const file = join(cache, files(cache)[0]!);
-  for (const bad of [Buffer.alloc(0), Buffer.from('not a code cache'), Buffer.alloc(70_000, 7)]) {
+  const good = readFileSync(file);
+  const flipped = Buffer.from(good);
+  for (let i = 0; i < 64; i++) flipped[(flipped.length >> 1) + i]! ^= 0xff; // crashed V8 (SIGSEGV) in every run before the digest
+  for (const bad of [Buffer.alloc(0), Buffer.from('not a code cache'), Buffer.alloc(70_000, 7), good.subarray(0, good.length >> 1), flipped]) {
     writeFileSync(file, bad);
     const ran = await agentRun(cache);
     expect(ran.code, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout)).toMatchObject({ result: 'Hello.' });
     expect(statSync(file).size).toBeGreaterThan(100_000); // a real cache again
+  }
+});
+
+it('a link, a FIFO, or a file others may write planted at the cache name is refused, not followed, and replaced', async (ctx) => {
+  const skip = staleBuild();
+  if (skip) return ctx.skip(skip);
+  const cache = mkdtempSync(join(dir, 'planted-'));
+  await agentRun(cache);
+  const name = files(cache)[0]!;
+  const file = join(cache, name);
+  const outside = join(dir, 'outside.txt');
+  writeFileSync(outside, 'not a cache');
+  const plants: Record<string, () => void> = {
+    link: () => symlinkSync(outside, file),
+    fifo: () => execFileSync('mkfifo', [file]),
+    'mode 0666': () => {
+      copyFileSync(outside, file);
+      chmodSync(file, 0o666);
+    },
+  };
+  for (const [what, plant] of Object.entries(plants)) {
+    rmSync(file);
+    plant();
+    const ran = await agentRun(cache);
+    expect(ran.code, `${what}: ${ran.stderr}`).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({ result: 'Hello.' });
+    expect(readFileSync(outside, 'utf8')).toBe('not a cache');
+    expect(lstatSync(file).isFile(), what).toBe(true);
+    expect(lstatSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(cache)).toEqual([name]);
   }
 });
 

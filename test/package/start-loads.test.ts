@@ -47,6 +47,18 @@ it('teamd --version loads no command: a few hundred kB of code, not the MB of zo
   expect(r.esmBytes).toBeLessThan(400_000);
 });
 
+it("teamd --version loads neither node:crypto nor node:worker_threads (the launcher's code cache loads them only when used)", (ctx) => {
+  const skip = staleBuild();
+  if (skip) return ctx.skip(skip);
+  const probe = join(dir, 'builtins.cjs');
+  writeFileSync(probe, "process.on('exit', () => process._rawDebug(JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')))));");
+  const r = spawnSync(process.execPath, ['--require', probe, MAIN, '--version'], { cwd: dir, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  const builtins = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as string[];
+  expect(builtins).toContain('NativeModule fs'); // the probe saw the load list
+  expect(builtins.filter((m) => /^NativeModule (crypto|worker_threads)$/.test(m))).toEqual([]);
+});
+
 it('teamd logs --events and teamd status read the logs without loading pino', (ctx) => {
   const skip = staleBuild();
   if (skip) return ctx.skip(skip);

@@ -111,11 +111,13 @@ function nodeRoot(file: string): string[] {
  * write one — even with `writable: ["~"]`. Made before the sandbox starts
  * (a folder that did not exist could be made inside a writable home) and
  * seen read-only; one that cannot be made is left out (nor can it be written).
+ * Made 0700, as the CLI makes them: a cache folder others may write is refused
+ * (cli/cache-trust.ts).
  */
 function codeCaches(home: string): string[] {
   return cacheDirs(join(codeRoot(), 'dist', 'cli'), { ...process.env, HOME: home }).filter((dir) => {
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       return true;
     } catch {
       return false;
