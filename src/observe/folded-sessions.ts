@@ -41,6 +41,13 @@ export class FoldedSessions {
   private used = 0;
   private readonly models: string[] = [];
   private readonly modelIndex = new Map<string, number>();
+  /**
+   * Per row, 1 while it is as the summary said and its file not yet seen at
+   * that stamp (`confirm`): not yet in any totals. Rows never confirmed are
+   * of files gone since (`dropPending`).
+   */
+  private pendingFlags = new Uint8Array(16);
+  private pendingCount = 0;
 
   constructor(
     /** The agent's folder (a file's path is this folder and its name). */
@@ -73,20 +80,57 @@ export class FoldedSessions {
     });
     // A value JSON cannot hold (a hostile transcript's 1e999) stays an object: the summary's rows hold numbers only.
     if (!parts.every((p) => p.every(Number.isFinite))) return false;
-    this.put(basename(s.file), [s.size, s.mtime, s.runs], parts, task);
+    this.put(basename(s.file), [s.size, s.mtime, s.runs], parts, task, false);
     return true;
   }
 
-  /** Takes `file` out, as a session object to read on from (no mark: it is read whole); undefined when not folded. */
+  /**
+   * Takes `file` out, as a session object to read on from (no mark: it is
+   * read whole); undefined when not folded, or when its row was still
+   * pending (its spends were never counted: nothing to take out of totals).
+   */
   take(file: string): SessionSpend | undefined {
     const name = basename(file);
     const row = this.rowOf.get(name);
     if (row === undefined) return undefined;
-    const s = this.sessionAt(row, file);
+    const s = this.pendingFlags[row] ? undefined : this.sessionAt(row, file);
+    this.free(name, row);
+    return s;
+  }
+
+  /** Whether `file`'s row is still as the summary said, not yet seen (see `pendingFlags`). */
+  isPending(file: string): boolean {
+    const row = this.rowOf.get(basename(file));
+    return row !== undefined && this.pendingFlags[row] === 1;
+  }
+
+  /** Its file seen at the row's stamp: the row counts from now on; true when it was pending. */
+  confirm(file: string): boolean {
+    const row = this.rowOf.get(basename(file));
+    if (row === undefined || !this.pendingFlags[row]) return false;
+    this.pendingFlags[row] = 0;
+    this.pendingCount -= 1;
+    return true;
+  }
+
+  /** Drops the rows never confirmed (their files are gone); how many. */
+  dropPending(): number {
+    if (!this.pendingCount) return 0;
+    let dropped = 0;
+    for (const [name, row] of [...this.rowOf])
+      if (this.pendingFlags[row]) {
+        this.free(name, row);
+        dropped += 1;
+      }
+    return dropped;
+  }
+
+  private free(name: string, row: number): void {
     this.rowOf.delete(name);
     this.tasks[row] = null;
+    if (this.pendingFlags[row]) this.pendingCount -= 1;
+    this.pendingFlags[row] = 0;
     this.spare.push(row);
-    return s;
   }
 
   /** The session at `file` without taking it out (its spends: to take them out of the totals). */
@@ -111,6 +155,7 @@ export class FoldedSessions {
     const rows: number[] = [];
     const tasks: (string | null)[] = [];
     for (const [name, row] of this.rowOf) {
+      if (this.pendingFlags[row]) continue;
       names.push(name);
       for (let i = 0; i < ROW; i++) rows.push(this.nums[row * ROW + i]!);
       tasks.push(this.tasks[row] ?? null);
@@ -131,13 +176,20 @@ export class FoldedSessions {
     return this.models.length - 1;
   }
 
-  private put(name: string, head: number[], parts: number[][], task: string | null): void {
+  private put(name: string, head: number[], parts: number[][], task: string | null, pending: boolean): void {
     const row = this.rowOf.get(name) ?? this.spare.pop() ?? this.used++;
     if ((row + 1) * ROW > this.nums.length) {
       const grown = new Float64Array(this.nums.length * 2);
       grown.set(this.nums);
       this.nums = grown;
     }
+    if (row >= this.pendingFlags.length) {
+      const grown = new Uint8Array(this.pendingFlags.length * 2);
+      grown.set(this.pendingFlags);
+      this.pendingFlags = grown;
+    }
+    this.pendingCount += Number(pending) - this.pendingFlags[row]!;
+    this.pendingFlags[row] = Number(pending);
     const at = row * ROW;
     this.nums.fill(-1, at, at + ROW);
     this.nums.set(head, at);
@@ -165,14 +217,14 @@ export class FoldedSessions {
     return s;
   }
 
-  /** Loads rows the summary kept: a row not well formed (a hostile or torn summary) is left out, so read from its file. */
+  /** Loads rows the summary kept, pending (`confirm`): a row not well formed (a hostile or torn summary) is left out, so read from its file. */
   load(data: FoldedData): void {
     if (data.rows.length !== data.names.length * ROW || data.tasks.length !== data.names.length) return;
     const models = data.models.map((m) => this.indexOf(m));
     for (let i = 0; i < data.names.length; i++) {
       const row = data.rows.slice(i * ROW, (i + 1) * ROW);
       const parts = partsOf(row, models);
-      if (parts && plainName(data.names[i]!) && headOk(row)) this.put(data.names[i]!, row.slice(0, 3), parts, data.tasks[i] ?? null);
+      if (parts && plainName(data.names[i]!) && headOk(row)) this.put(data.names[i]!, row.slice(0, 3), parts, data.tasks[i] ?? null, true);
     }
   }
 }

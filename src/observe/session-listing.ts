@@ -6,7 +6,7 @@
  * changed (a session created, compressed or removed), and a file is stat'ed
  * again only when a watcher named it (`hint`), when it was written in the last
  * second (a write in the same tick as the last stat keeps its mtime), or in a
- * full sweep every `sweepMs` — so a missed watch event costs at most that
+ * full sweep every `sweepMs` (longer for a large folder: `SWEEP_MS_PER_FILE`) — so a missed watch event costs at most that
  * delay. Without watch hints (`hinted: false`) every refresh is a full sweep,
  * as `sessionFileStats` does. `watch` gives the listing its own watcher on
  * the folder (one per agent, not one per file as Node 20's recursive watch
@@ -17,6 +17,14 @@ import { join } from 'node:path';
 import { FileStamps } from './file-stamps.js';
 import { isCompressed, isSessionFile, sessionNames } from './transcript-files.js';
 import type { SessionFileStat } from './transcript-view.js';
+
+/**
+ * A sweep stats every file (~9 µs each): with watch hints arriving, a folder
+ * of N files is swept at most every N × this, so sweeps stay under ~0.1% of
+ * a core (a folder of 25,000 sessions, one agent's share of weeks of mail:
+ * every ~4 minutes, not every minute).
+ */
+export const SWEEP_MS_PER_FILE = 10;
 
 /** How recent a write is still re-stat'ed every refresh (above any file system's time tick). */
 const SETTLED_MS = 1_000;
@@ -106,7 +114,7 @@ export class SessionListing {
     const dir = statSync(this.dir, { throwIfNoEntry: false });
     if (!dir?.isDirectory()) return this.reset();
     const stamp = `${dir.ino}:${dir.mtimeMs}`;
-    const sweep = !hinted || now - this.lastSweep >= this.sweepMs;
+    const sweep = !hinted || now - this.lastSweep >= Math.max(this.sweepMs, this.byName.size * SWEEP_MS_PER_FILE);
     let changed = false;
     // With its own watcher, a file created or removed is named by a hint too: the folder is listed only in
     // a sweep (20,000 names read again for each session a teammate starts: the listing's share of top's

@@ -131,6 +131,7 @@ export class TranscriptSpendReader {
     for (const agent of new Set([...this.byAgent.keys(), ...this.folds.keys()])) if (!listed.has(agent)) this.dropAgent(agent);
     let read = 0;
     for (const agent of agents) {
+      this.adopt(agent);
       const { changed, removed } = this.changesOf(agent);
       for (const file of removed) this.drop(agent, file);
       for (const stat of changed)
@@ -138,6 +139,8 @@ export class TranscriptSpendReader {
           this.applyDelta();
           await yieldToLoop();
         }
+      // Rows the summary had for files not listed: gone since (never counted, so nothing to take out).
+      this.folds.get(agent)?.dropPending();
       if (removed.length) this.newest.delete(agent);
       this.noteNewest(agent, changed);
     }
@@ -169,6 +172,13 @@ export class TranscriptSpendReader {
     }
   }
 
+  /** The summary's rows of the agent (pending until each file is seen), taken as the agent's fold: no copy of them is made. */
+  private adopt(agent: string): void {
+    if (this.folds.has(agent) || this.byAgent.get(agent)?.size) return;
+    const fold = this.summary?.adopt(agent);
+    if (fold) this.folds.set(agent, fold);
+  }
+
   private foldOf(agent: string): FoldedSessions {
     let fold = this.folds.get(agent);
     if (!fold) this.folds.set(agent, (fold = new FoldedSessions(join(transcriptsRoot(this.repoRoot), agent), agent)));
@@ -196,7 +206,12 @@ export class TranscriptSpendReader {
   /** Takes the session's share out, reads it on, puts the new share in; false when it had not changed. */
   private update(agent: string, stat: SessionFileStat): boolean {
     const fold = this.folds.get(agent);
-    if (fold?.matches(stat.file, stat.size, stat.mtime)) return false;
+    if (fold?.matches(stat.file, stat.size, stat.mtime)) {
+      // As the summary had it: counted now, once; else unchanged.
+      if (!fold.confirm(stat.file)) return false;
+      this.delta.add.push(...sessionSpends(fold.peek(stat.file)!, this.prices));
+      return true;
+    }
     const known = this.sessions.get(stat.file) ?? fold?.take(stat.file);
     if (known && known.size === stat.size && known.mtime === stat.mtime) return false;
     // The newest file dated back (utimes): the agent's newest is looked for again.
@@ -260,7 +275,7 @@ export class TranscriptSpendReader {
       const st = statSync(file, { throwIfNoEntry: false });
       if (!st) continue;
       seen.add(file);
-      if (fold?.matches(file, st.size, st.mtimeMs)) continue;
+      if (fold?.matches(file, st.size, st.mtimeMs) && !fold.isPending(file)) continue;
       const known = this.sessions.get(file);
       if (known?.size !== st.size || known.mtime !== st.mtimeMs) out.changed.push({ file, size: st.size, mtime: st.mtimeMs });
     }

@@ -12,12 +12,13 @@
  * ignored (that session is read from its file) and the file written anew.
  */
 import { closeSync, constants, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import type { PriceOverrides } from '../model/pricing.js';
 import { freshTempOf } from '../store/atomic.js';
 import { teamPaths } from '../store/paths.js';
-import { readStateSync, STATE_LIMITS } from '../store/state-file.js';
+import { textDepthProblem } from '../store/json-bounds.js';
+import { readStateTextSync, STATE_LIMITS } from '../store/state-file.js';
 import { FoldedSessions } from './folded-sessions.js';
 import { exact, newSessionSpend, shared, type SessionSpend } from './session-spend.js';
 import { isCompressed } from './transcript-files.js';
@@ -38,8 +39,8 @@ const FoldedSchema = z.object({
   tasks: z.array(z.string().max(500).nullable()),
   models: z.array(z.string().max(200)).max(256),
 });
-const FoldsSchema = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
-const FileSchema = z.object({ version: z.literal(2), prices: z.string(), folded: FoldsSchema, sessions: SessionsSchema });
+const HeaderSchema = z.object({ version: z.literal(3), prices: z.string() });
+const SessionsLineSchema = z.object({ sessions: SessionsSchema });
 
 /**
  * Above this the summary is neither read nor written (sessions are then read
@@ -54,11 +55,13 @@ const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | 
 
 const pricesKey = (prices: PriceOverrides): string => JSON.stringify(prices);
 
+/** An agent's line: `{"agent":"<name>","fold":{…}}`; its name is read without parsing the rest. */
+const AGENT_LINE = /^\{"agent":("(?:[^"\\]|\\.){1,400}"),"fold":/;
+
 export class SpendSummary {
   private entries: Record<string, unknown> | null = null;
-  /** Per agent, the folded rows read (checked when first asked for). */
-  private folded: Record<string, unknown> = {};
-  private readonly folds = new Map<string, FoldedSessions | null>();
+  /** Per agent, its line not yet parsed (parsed when the reader first asks for that agent: one agent's rows at a time). */
+  private foldLines: Map<string, string> | null = null;
 
   constructor(
     private readonly file: string,
@@ -69,8 +72,6 @@ export class SpendSummary {
   /** The session as summarised, when the summary has it at this size and mtime; else null (read the file). */
   restore(stat: SessionFileStat): SessionSpend | null {
     const entries = this.load();
-    const fold = this.foldOf(basename(dirname(stat.file)));
-    if (fold?.matches(stat.file, stat.size, stat.mtime)) return fold.take(stat.file) ?? null;
     const key = this.keyOf(stat.file);
     const raw = Object.hasOwn(entries, key) ? entries[key] : undefined;
     const entry = raw === undefined ? null : EntrySchema.safeParse(raw);
@@ -88,14 +89,10 @@ export class SpendSummary {
     let fd: number | null = null;
     try {
       fd = openSync(tmp, WRITE_FLAGS, 0o644);
-      writeSync(fd, `{"version":2,"prices":${JSON.stringify(pricesKey(this.prices))},"folded":{`);
-      let firstFold = true;
-      for (const fold of folds) {
-        if (!fold.size) continue;
-        writeSync(fd, `${firstFold ? '' : ','}${JSON.stringify(fold.agent)}:${JSON.stringify(fold.data())}`);
-        firstFold = false;
-      }
-      writeSync(fd, '},"sessions":{');
+      writeSync(fd, `${JSON.stringify({ version: 3, prices: pricesKey(this.prices) })}\n`);
+      for (const fold of folds)
+        if (fold.size) writeSync(fd, `{"agent":${JSON.stringify(fold.agent)},"fold":${JSON.stringify(fold.data())}}\n`);
+      writeSync(fd, '{"sessions":{');
       let chunk: string[] = [];
       let first = true;
       const flush = (): void => {
@@ -110,7 +107,7 @@ export class SpendSummary {
         if (chunk.length >= 256) flush();
       }
       flush();
-      writeSync(fd, '}}');
+      writeSync(fd, '}}\n');
       closeSync(fd);
       fd = null;
       if (statSync(tmp).size > MAX_BYTES) return rmSync(tmp, { force: true });
@@ -125,22 +122,23 @@ export class SpendSummary {
   /** Lets go of the entries read (after a reader's first refresh, its sessions are its own). */
   release(): void {
     this.entries = {};
-    this.folded = {};
-    this.folds.clear();
+    this.foldLines = new Map();
   }
 
-  /** The agent's folded rows the summary holds, loaded on first use (null: none, or not well formed). */
-  private foldOf(agent: string): FoldedSessions | null {
-    const known = this.folds.get(agent);
-    if (known !== undefined) return known;
-    const raw = Object.hasOwn(this.folded, agent) ? this.folded[agent] : undefined;
-    const data = raw === undefined ? null : FoldedSchema.safeParse(raw);
-    let fold: FoldedSessions | null = null;
-    if (data?.success) {
-      fold = new FoldedSessions(join(this.transcripts, agent), shared(agent));
-      fold.load(data.data);
-    }
-    this.folds.set(agent, fold);
+  /**
+   * The agent's folded rows the summary holds, each still to be confirmed by
+   * its file's stamp (folded-sessions.ts): handed over once, to the reader
+   * that keeps them (null: none, or not well formed).
+   */
+  adopt(agent: string): FoldedSessions | null {
+    this.load();
+    const line = this.foldLines!.get(agent);
+    if (line === undefined) return null;
+    this.foldLines!.delete(agent);
+    const data = FoldedSchema.safeParse(parsedLine(line, 'fold'));
+    if (!data.success) return null;
+    const fold = new FoldedSessions(join(this.transcripts, agent), shared(agent));
+    fold.load(data.data);
     return fold;
   }
 
@@ -148,15 +146,42 @@ export class SpendSummary {
     return relative(this.transcripts, file).split(sep).join('/');
   }
 
-  /** The entries, read once and checked one by one when used (a bad entry costs only its session). */
+  /**
+   * Reads the file once: a header line (its version and the prices the spends
+   * were split under), a line per agent's folded rows, and a line of every
+   * other session's entry (checked one by one when used: a bad entry costs
+   * only its session). Through the safe reader: a FIFO, a link or a huge
+   * file there is refused, never read.
+   */
   private load(): Record<string, unknown> {
     if (this.entries) return this.entries;
-    // Through the safe reader: a FIFO, a link or a huge file there is refused, never read.
-    const read = readStateSync(this.file, FileSchema, MAX_BYTES);
-    const ok = read.kind === 'ok' && read.value.prices === pricesKey(this.prices);
-    this.entries = ok ? read.value.sessions : {};
-    this.folded = ok ? read.value.folded : {};
+    this.entries = {};
+    this.foldLines = new Map();
+    const lines = readStateTextSync(this.file, MAX_BYTES).split('\n');
+    const header = HeaderSchema.safeParse(parsedLine(lines[0] ?? ''));
+    if (!header.success || header.data.prices !== pricesKey(this.prices)) return this.entries;
+    for (const line of lines.slice(1)) {
+      const agent = AGENT_LINE.exec(line)?.[1];
+      const name = agent === undefined ? undefined : parsedLine(agent);
+      if (typeof name === 'string' && !this.foldLines.has(name)) this.foldLines.set(name, line);
+      else if (line.startsWith('{"sessions":')) {
+        const sessions = SessionsLineSchema.safeParse(parsedLine(line));
+        if (sessions.success) this.entries = sessions.data.sessions;
+      }
+    }
     return this.entries;
+  }
+}
+
+/** A line parsed (its `field` when given), or undefined when it is not JSON or too deeply nested. */
+function parsedLine(line: string, field?: string): unknown {
+  if (textDepthProblem(line) !== undefined) return undefined;
+  try {
+    const value = JSON.parse(line) as unknown;
+    if (field === undefined) return value;
+    return typeof value === 'object' && value !== null && Object.hasOwn(value, field) ? (value as Record<string, unknown>)[field] : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { SessionListing } from '../../src/observe/session-listing.js';
+import { SessionListing, SWEEP_MS_PER_FILE } from '../../src/observe/session-listing.js';
 import { sessionFileStats, transcriptsRoot } from '../../src/observe/transcript-view.js';
 
 let root: string;
@@ -29,6 +29,23 @@ const write = (name: string, text: string): void => {
   utimesSync(join(dir, name), at, at);
 };
 const settleDir = (): void => utimesSync(dir, new Date(), new Date(Date.now() - 60_000 - ++n));
+
+it('a large folder is swept less often: every SWEEP_MS_PER_FILE per file, when that is longer than sweepMs', () => {
+  let now = Date.now();
+  const files = 7_000; // 70 s of sweep interval against a sweepMs of 60 s
+  for (let i = 0; i < files; i++) writeFileSync(join(dir, `s${i}.jsonl`), 'x\n');
+  const old = new Date(now - 600_000);
+  for (let i = 0; i < files; i++) utimesSync(join(dir, `s${i}.jsonl`), old, old);
+  settleDir();
+  const listing = new SessionListing(dir, 60_000, () => now);
+  expect(listing.changes(true).changed).toHaveLength(files);
+  writeFileSync(join(dir, 's0.jsonl'), 'x, y\n'); // in place, no hint: only a sweep finds it
+  utimesSync(join(dir, 's0.jsonl'), old, new Date(now - 500_000));
+  now += 60_000;
+  expect(listing.changes(true).changed).toEqual([]);
+  now += (files * SWEEP_MS_PER_FILE) - 60_000;
+  expect(listing.changes(true).changed.map((f) => f.size)).toEqual([5]);
+});
 
 it('re-stats an old file only when a watcher names it or a sweep is due', () => {
   let now = Date.now();

@@ -75,9 +75,28 @@ const garbage = fc.oneof(
   fc.constant('{"version":1,"prices":"{}","sessions":{"__proto__":{"size":1,"mtime":1,"runs":[]}}}'),
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.jsonValue().map((v) => JSON.stringify({ version: 1, prices: '{}', sessions: { 'w0/s0.jsonl': v, 'w1/s1.jsonl': v } })),
-  fc.jsonValue().map((v) => JSON.stringify({ version: 2, prices: '{}', folded: { w0: v, w1: v }, sessions: {} })),
-  fc.jsonValue().map((v) => JSON.stringify({ version: 2, prices: '{}', folded: v, sessions: v })),
+  fc.jsonValue().map((v) => `{"version":3,"prices":"{}"}\n{"agent":"w0","fold":${JSON.stringify(v)}}\n{"sessions":{}}\n`),
+  fc.jsonValue().map((v) => `{"version":3,"prices":"{}"}\n{"agent":"w1","fold":${JSON.stringify(v)}}\n{"sessions":${JSON.stringify(v)}}\n`),
+  fc.array(fc.oneof(fc.string(), fc.constant('{"agent":"w0","fold":'), fc.constant('{"agent":"w0\\"'), fc.constant('{"sessions":')), { maxLength: 4 })
+    .map((lines) => ['{"version":3,"prices":"{}"}', ...lines].join('\n')),
 );
+
+/** The summary's lines (spend-summary.ts): a header, a line per agent's folded rows, a line of the other sessions. */
+interface SummaryLines {
+  header: unknown;
+  folds: { agent: string; fold: { names: string[]; rows: unknown[] } }[];
+  sessions: { sessions: Record<string, { runs: { parts: unknown[][] }[] }> };
+}
+function summaryLines(text: string): SummaryLines {
+  const [header, ...rest] = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return {
+    header,
+    folds: rest.filter((l) => 'agent' in l) as unknown as SummaryLines['folds'],
+    sessions: rest.find((l) => 'sessions' in l) as unknown as SummaryLines['sessions'],
+  };
+}
+const summaryText = (s: SummaryLines): string =>
+  [s.header, ...s.folds, s.sessions].map((l) => JSON.stringify(l)).join('\n') + '\n';
 
 /**
  * The real summary's folded rows with one value made impossible (a count
@@ -87,14 +106,14 @@ const garbage = fc.oneof(
  * so it is only made a non-number.
  */
 function spoiled(summary: string, at: number, bad: unknown, name: string | null): string {
-  const s = JSON.parse(summary) as { folded: Record<string, { names: string[]; rows: unknown[] }> };
-  const fold = Object.values(s.folded)[0]!;
+  const s = summaryLines(summary);
+  const fold = s.folds[0]!.fold;
   const i = at % fold.rows.length;
   const costColumn = i % ROW > 2 && (i % ROW) % 6 === 4;
   if (bad === 'model') fold.rows[i - (i % ROW) + 3] = 99;
   else fold.rows[i] = costColumn && typeof bad === 'number' ? 'x' : bad;
   if (name !== null) fold.names[Math.floor(i / ROW)] = name;
-  return JSON.stringify(s);
+  return summaryText(s);
 }
 const impossible = fc.constantFrom<unknown>(-2, 0.5, 2 ** 60, 'x', null, {}, [], 'model');
 
@@ -116,7 +135,7 @@ it('a folded row made impossible, or named outside its folder, is read from its 
   const want = await truth();
   await new TranscriptSpendReader(root).report('task');
   const summary = readFileSync(spendSummaryOf(root), 'utf8');
-  expect(Object.keys((JSON.parse(summary) as { folded: object }).folded).length).toBeGreaterThan(0);
+  expect(summaryLines(summary).folds.length).toBeGreaterThan(0);
   await fc.assert(
     fc.asyncProperty(fc.nat(), impossible, fc.option(fc.constantFrom('../w1/s1.jsonl', '/etc/passwd', '.hidden.jsonl', 'x\\y.jsonl', 'notes.txt')), async (at, bad, name) => {
       writeFileSync(spendSummaryOf(root), spoiled(summary, at, bad, name));
@@ -158,16 +177,13 @@ it("a forged summary (every session spent nothing, at its true size and mtime) m
   for (let i = 0; i < 8; i++) finishedSession(i);
   await new TranscriptSpendReader(root).report('task');
   const file = spendSummaryOf(root);
-  const forged = JSON.parse(readFileSync(file, 'utf8')) as {
-    folded: Record<string, { rows: number[] }>;
-    sessions: Record<string, { runs: { parts: unknown[][] }[] }>;
-  };
-  for (const entry of Object.values(forged.sessions))
+  const forged = summaryLines(readFileSync(file, 'utf8'));
+  for (const entry of Object.values(forged.sessions.sessions))
     for (const run of entry.runs) run.parts = run.parts.map(([model]) => [model, 0, 0, 0, 0, 0]);
   // A folded row: size, mtime, runs, then per model its index, dollars and four token counts.
-  for (const fold of Object.values(forged.folded))
+  for (const { fold } of forged.folds)
     fold.rows = fold.rows.map((n, i) => (i % ROW < 3 || (i % ROW) % 6 === 3 ? n : n === -1 ? -1 : 0));
-  writeFileSync(file, JSON.stringify(forged));
+  writeFileSync(file, summaryText(forged));
   const trusting = await new TranscriptSpendReader(root).spends();
   expect(trusting.reduce((n, s) => n + s.costUsd, 0)).toBe(0); // the forgery works on a reader that trusts the file
   const lead = budgetReader(root, {});
