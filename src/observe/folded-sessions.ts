@@ -12,6 +12,7 @@
  */
 import { basename } from 'node:path';
 import type { Spend } from './cost.js';
+import { RowTable } from './row-table.js';
 import { newSessionSpend, shared, type SessionSpend } from './session-spend.js';
 import { isSessionFile } from './transcript-files.js';
 
@@ -21,6 +22,8 @@ export const PARTS = 2;
 const PART = 6;
 /** A row: size, mtime, runs, then the parts (a part whose model index is -1 is none). */
 export const ROW = 3 + PARTS * PART;
+/** The column after a row's numbers: whether it is pending (see `rows`). */
+const PENDING = ROW;
 /** Distinct model names a store indexes (a hostile transcript's 10,000 names stay in objects). */
 const MAX_MODELS = 256;
 
@@ -33,20 +36,16 @@ export interface FoldedData {
 }
 
 export class FoldedSessions {
-  /** Session file name (within the agent's folder) → row. */
-  private readonly rowOf = new Map<string, number>();
-  private nums = new Float64Array(16 * ROW);
+  /**
+   * Session file name (within the agent's folder) → its `ROW` numbers, and
+   * one more (`PENDING`): 1 while the row is as the summary said and its file
+   * not yet seen at that stamp (`confirm`), so not yet in any totals; rows
+   * never confirmed are of files gone since (`dropPending`).
+   */
+  private readonly rows = new RowTable(ROW + 1);
   private tasks: (string | null)[] = [];
-  private readonly spare: number[] = [];
-  private used = 0;
   private readonly models: string[] = [];
   private readonly modelIndex = new Map<string, number>();
-  /**
-   * Per row, 1 while it is as the summary said and its file not yet seen at
-   * that stamp (`confirm`): not yet in any totals. Rows never confirmed are
-   * of files gone since (`dropPending`).
-   */
-  private pendingFlags = new Uint8Array(16);
   private pendingCount = 0;
 
   constructor(
@@ -56,15 +55,24 @@ export class FoldedSessions {
   ) {}
 
   get size(): number {
-    return this.rowOf.size;
+    return this.rows.size;
   }
 
   /** Whether `file` is folded here at this size and mtime (undefined: not folded). */
   matches(file: string, size: number, mtime: number): boolean | undefined {
-    const row = this.rowOf.get(basename(file));
+    const row = this.rows.rowOfName(basename(file));
     if (row === undefined) return undefined;
-    const at = row * ROW;
-    return this.nums[at] === size && this.nums[at + 1] === mtime;
+    const at = row * this.rows.width;
+    return this.rows.nums[at] === size && this.rows.nums[at + 1] === mtime;
+  }
+
+  private pending(row: number): boolean {
+    return this.rows.nums[row * this.rows.width + PENDING] === 1;
+  }
+
+  private setPending(row: number, pending: boolean): void {
+    this.pendingCount += Number(pending) - Number(this.pending(row));
+    this.rows.nums[row * this.rows.width + PENDING] = Number(pending);
   }
 
   /** Folds a settled session; false when its shape does not fold (it stays an object). */
@@ -91,25 +99,24 @@ export class FoldedSessions {
    */
   take(file: string): SessionSpend | undefined {
     const name = basename(file);
-    const row = this.rowOf.get(name);
+    const row = this.rows.rowOfName(name);
     if (row === undefined) return undefined;
-    const s = this.pendingFlags[row] ? undefined : this.sessionAt(row, file);
+    const s = this.pending(row) ? undefined : this.sessionAt(row, file);
     this.free(name, row);
     return s;
   }
 
-  /** Whether `file`'s row is still as the summary said, not yet seen (see `pendingFlags`). */
+  /** Whether `file`'s row is still as the summary said, not yet seen (see `rows`). */
   isPending(file: string): boolean {
-    const row = this.rowOf.get(basename(file));
-    return row !== undefined && this.pendingFlags[row] === 1;
+    const row = this.rows.rowOfName(basename(file));
+    return row !== undefined && this.pending(row);
   }
 
   /** Its file seen at the row's stamp: the row counts from now on; true when it was pending. */
   confirm(file: string): boolean {
-    const row = this.rowOf.get(basename(file));
-    if (row === undefined || !this.pendingFlags[row]) return false;
-    this.pendingFlags[row] = 0;
-    this.pendingCount -= 1;
+    const row = this.rows.rowOfName(basename(file));
+    if (row === undefined || !this.pending(row)) return false;
+    this.setPending(row, false);
     return true;
   }
 
@@ -117,8 +124,8 @@ export class FoldedSessions {
   dropPending(): number {
     if (!this.pendingCount) return 0;
     let dropped = 0;
-    for (const [name, row] of [...this.rowOf])
-      if (this.pendingFlags[row]) {
+    for (const [name, row] of [...this.rows.entries()])
+      if (this.pending(row)) {
         this.free(name, row);
         dropped += 1;
       }
@@ -126,27 +133,25 @@ export class FoldedSessions {
   }
 
   private free(name: string, row: number): void {
-    this.rowOf.delete(name);
+    this.setPending(row, false);
     this.tasks[row] = null;
-    if (this.pendingFlags[row]) this.pendingCount -= 1;
-    this.pendingFlags[row] = 0;
-    this.spare.push(row);
+    this.rows.remove(name);
   }
 
   /** The session at `file` without taking it out (its spends: to take them out of the totals). */
   peek(file: string): SessionSpend | undefined {
-    const row = this.rowOf.get(basename(file));
+    const row = this.rows.rowOfName(basename(file));
     return row === undefined ? undefined : this.sessionAt(row, file);
   }
 
   /** Every folded session's file and mtime. */
   *stamps(): Generator<{ file: string; mtime: number }> {
-    for (const [name, row] of this.rowOf) yield { file: this.pathOf(name), mtime: this.nums[row * ROW + 1]! };
+    for (const [name, row] of this.rows.entries()) yield { file: this.pathOf(name), mtime: this.rows.nums[row * this.rows.width + 1]! };
   }
 
   /** Every folded session, built as an object (the chart, the summary's complex path). */
   *sessions(): Generator<SessionSpend> {
-    for (const [name, row] of this.rowOf) yield this.sessionAt(row, this.pathOf(name));
+    for (const [name, row] of this.rows.entries()) yield this.sessionAt(row, this.pathOf(name));
   }
 
   /** The rows as the summary writes them. */
@@ -154,10 +159,10 @@ export class FoldedSessions {
     const names: string[] = [];
     const rows: number[] = [];
     const tasks: (string | null)[] = [];
-    for (const [name, row] of this.rowOf) {
-      if (this.pendingFlags[row]) continue;
+    for (const [name, row] of this.rows.entries()) {
+      if (this.pending(row)) continue;
       names.push(name);
-      for (let i = 0; i < ROW; i++) rows.push(this.nums[row * ROW + i]!);
+      for (let i = 0; i < ROW; i++) rows.push(this.rows.nums[row * this.rows.width + i]!);
       tasks.push(this.tasks[row] ?? null);
     }
     return { names, rows, tasks, models: [...this.models] };
@@ -177,30 +182,18 @@ export class FoldedSessions {
   }
 
   private put(name: string, head: number[], parts: number[][], task: string | null, pending: boolean): void {
-    const row = this.rowOf.get(name) ?? this.spare.pop() ?? this.used++;
-    if ((row + 1) * ROW > this.nums.length) {
-      const grown = new Float64Array(this.nums.length * 2);
-      grown.set(this.nums);
-      this.nums = grown;
-    }
-    if (row >= this.pendingFlags.length) {
-      const grown = new Uint8Array(this.pendingFlags.length * 2);
-      grown.set(this.pendingFlags);
-      this.pendingFlags = grown;
-    }
-    this.pendingCount += Number(pending) - this.pendingFlags[row]!;
-    this.pendingFlags[row] = Number(pending);
-    const at = row * ROW;
-    this.nums.fill(-1, at, at + ROW);
-    this.nums.set(head, at);
-    parts.forEach((p, i) => this.nums.set(p, at + 3 + i * PART));
+    const row = this.rows.add(name);
+    const at = row * this.rows.width;
+    this.rows.nums.fill(-1, at, at + ROW);
+    this.rows.nums.set(head, at);
+    parts.forEach((p, i) => this.rows.nums.set(p, at + 3 + i * PART));
     this.tasks[row] = task;
-    this.rowOf.set(name, row);
+    this.setPending(row, pending);
   }
 
   private sessionAt(row: number, file: string): SessionSpend {
-    const at = row * ROW;
-    const n = this.nums;
+    const at = row * this.rows.width;
+    const n = this.rows.nums;
     const s = newSessionSpend(file);
     s.size = n[at]!;
     s.mtime = n[at + 1]!;
